@@ -1,0 +1,25 @@
+package modforge
+
+import spinal.core._
+
+/** The port convention shared by every modular multiplier (README, "Interface").
+  *
+  * `clk` and `reset` (synchronous, active high) come from the clock domain; each design adds its
+  * modulus and precomputed fields (`in_m`, `in_l`, `in_r`, `in_g`, `in_mode`). Results leave
+  * `latency` cycles after they enter, in order.
+  */
+abstract class ModMulComponent(val k: Int) extends Component {
+  require(k >= Designs.minK && k <= Designs.maxK, s"k = $k is out of range ${Designs.minK}..${Designs.maxK}")
+
+  val in_valid = in Bool ()
+  val in_a = in UInt (k bits)
+  val in_b = in UInt (k bits)
+  val out_valid = out Bool ()
+  val out_t = out UInt (k bits)
+
+  /** Cycles from an operation's `in_valid` to its `out_valid`. */
+  def latency: Int
+
+  /** Width of the shift amount l (l < k). */
+  def lBits: Int = log2Up(k)
+}

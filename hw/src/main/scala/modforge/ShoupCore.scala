@@ -1,0 +1,53 @@
+package modforge
+
+import spinal.core._
+
+/** Pipeline registers of the Shoup core. Defaults: the paper's Section 4.2 positions for Shoup,
+  * "lines 1, 2, 3 and 6 in Algorithm 3". Lines 1 and 2 are independent products computed side by
+  * side, so their registers form one boundary.
+  */
+case class ShoupRegs(lines1and2: Boolean = true, line3: Boolean = true, line6: Boolean = true) {
+  def boundaries: Seq[Boundary] = Seq(lines1and2, line3, line6).map(Boundary)
+  def latency: Int = boundaries.map(_.cycles).sum
+}
+
+/** Algorithm 3 ("Shoup modified"): t = A*B mod M up to one extra M, given r ~ floor(2^k B / M).
+  *
+  * With the exact Shoup r = floor(2^k B/M) the result is fully reduced (t < M). With GShoup's
+  * r = floor(g B / 2^(k-2)) the quotient may be one short (the paper's Proposition), so t < 2M and
+  * the caller reduces once more (Algorithm 4 line 4). Before line 6, t < 3M < 2^(k+1) because
+  * 2M < 2^k: this is why r1, r2 and the subtraction carry one extra bit (k+1 bits).
+  *
+  * All operands are k bits wide. `m` is also returned, delayed to the output, as the caller needs it.
+  */
+class ShoupCore(k: Int, regs: ShoupRegs = ShoupRegs()) extends Component {
+  val io = new Bundle {
+    val inValid = in Bool ()
+    val a, b, m, r = in UInt (k bits)
+    val outValid = out Bool ()
+    val t = out UInt (k bits)
+    val mOut = out UInt (k bits)
+  }
+  val Seq(at12, at3, at6) = regs.boundaries
+  def latency: Int = regs.latency
+
+  // Lines 1-2: q = (A r) >> k and r1 = A B mod 2^(k+1), side by side.
+  val q = at12((Multiplier.full(io.a, io.r) >> k).resize(k bits))
+  val r1_s1 = at12(Multiplier.low(io.a, io.b, k + 1))
+  val m_s1 = at12(io.m)
+  val v_s1 = at12.valid(io.inValid)
+
+  // Line 3: r2 = q M mod 2^(k+1). The critical stage of GShoup (paper Section 4.2).
+  val r2 = at3(Multiplier.low(q, m_s1, k + 1))
+  val r1_s2 = at3(r1_s1)
+  val m_s2 = at3(m_s1)
+  val v_s2 = at3.valid(v_s1)
+
+  // Lines 4-5: t = r1 - r2 in k+1 bits; the wrap-around of the (k+1)-bit subtractor is line 4.
+  val t5 = r1_s2 - r2
+  // Line 6: one conditional subtraction.
+  val t6 = Mux(t5 >= m_s2, t5 - m_s2, t5)
+  io.t := at6(t6.resize(k bits))
+  io.mOut := at6(m_s2)
+  io.outValid := at6.valid(v_s2)
+}
