@@ -155,10 +155,11 @@ async def edge_operands(dut):
 @cocotb.test()
 async def last_correction(dut):
     """Operations that need the design's last, rarest correction step (BarrettOpt line 10,
-    GShoup Algorithm 4 line 4): random streams almost never reach it."""
+    GShoup Algorithm 4 line 4): random streams almost never reach it. Half of them land exactly
+    on the comparison thresholds (t = 2M', then M')."""
     tb = await _bench(dut, salt=4)
-    for _ in range(40):
-        a, b, m = last_correction_case(tb.design, tb.rng)
+    for i in range(60):
+        a, b, m = last_correction_case(tb.design, tb.rng, exact=i % 2 == 1)
         await tb.step(tb.op(a, b, m, "full" if tb.family == "gshoup" else None, "last_correction"))
     await tb.drain()
 

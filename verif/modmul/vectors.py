@@ -83,28 +83,39 @@ def needs_last_correction(design: str, a: int, b: int, m: int) -> bool:
     return t >= (ports["in_m"] if d.family == "shoup" else 2 * ports["in_m"])
 
 
-def last_correction_case(design: str, rng: random.Random, max_tries: int = 1_000_000):
+def last_correction_case(design: str, rng: random.Random, exact: bool = False, max_tries: int = 1_000_000):
     """(a, b, m) for which `needs_last_correction` holds.
 
     Random operands almost never need it (GShoup at k = 32: about 3 in 100,000; none in 20,000
     at k = 64). The Proposition's proof shows when it happens: A, B and M' close to their
     upper bound and both fractional parts dropped by the floors (of 2^(2k-2)/M' or 4^k/M', and
-    of 2^k B/M') close to 1. Sampling there finds a case in about a thousand tries."""
+    of 2^k B/M') close to 1. Sampling there finds a case in about a thousand tries.
+
+    With `exact`, m = f*h is composite and a, b are multiples of f and h, so a*b = 0 mod m and
+    the uncorrected t is an exact multiple of M': it lands on the comparison thresholds
+    (t = 2M', then M'), which tells a `>=` from a `>` in every correction step."""
     d = parse_design(design)
     top = modulus_top(design)
+    lo = top - top // 32  # M' = m with l = 0 at the top of the range
     recip = 1 << (2 * d.k if d.family == "barrett" else 2 * d.k - 2)
+    half = (top.bit_length() - 1) // 2
 
     def frac(n, q):
         return (n % q) / q
 
     for _ in range(max_tries):
-        m = rng.randrange(top - top // 32, top) | 1  # M' = m: l = 0 at the top of the range
-        if d.family != "shoup" and frac(recip, m) < 0.75:
+        if exact:
+            f = rng.randrange(1 << (half - 1), 1 << half) | 1
+            h = rng.randrange(-(-lo // f), (top - 1) // f + 1)
+            m = f * h
+        else:
+            m = rng.randrange(lo, top) | 1
+        if m & (m - 1) == 0 or (d.family != "shoup" and frac(recip, m) < 0.75):
             continue
-        b = rng.randrange(m - m // 32, m)
+        b = h * rng.randrange(f - f // 32 - 1, f) if exact else rng.randrange(m - m // 32, m)
         if frac(b << d.k, m) < 0.75:
             continue
-        a = rng.randrange(m - m // 32, m)
+        a = f * rng.randrange(h - h // 32 - 1, h) if exact else rng.randrange(m - m // 32, m)
         if needs_last_correction(design, a, b, m):
             return a, b, m
     raise RuntimeError(f"{design}: no vector needing the last correction in {max_tries} tries")

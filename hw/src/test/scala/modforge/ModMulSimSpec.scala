@@ -1,0 +1,32 @@
+package modforge
+
+import org.scalatest.funsuite.AnyFunSuite
+
+/** Every family at k = 32 and 256, 2000 operations each (Verilator). */
+class ModMulSimSpec extends AnyFunSuite {
+  val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
+  for (f <- Designs.families; k <- Seq(32, 256)) {
+    test(s"${f.name}_$k: $ops random operations against a*b % m") {
+      ModMulSim.run(Design(f, k), ops)
+    }
+  }
+}
+
+/** The registry's names, ranges and errors. */
+class DesignsSpec extends AnyFunSuite {
+  test("table designs parse back to themselves") {
+    for (d <- Designs.table) assert(Designs.parse(d.name) == Right(d))
+    assert(Designs.table.size == 12)
+  }
+  test("unknown names and widths out of range list the valid choices") {
+    for (bad <- Seq("montgomery_32", "gshoup_15", "gshoup_513", "gshoup", "GSHOUP_32")) {
+      val err = Designs.parse(bad)
+      assert(err.isLeft && err.left.toOption.get.contains("valid designs"), s"$bad: $err")
+    }
+  }
+  test("precomputation rejects broken preconditions") {
+    intercept[PreconditionError](Barrett.inputs(32, 1, 2, BigInt(1) << 20))
+    intercept[PreconditionError](GShoupFamily.inputs(32, 1, 2, BigInt(1) << 31))
+    intercept[PreconditionError](ShoupFamily.inputs(32, 7, 2, 7))
+  }
+}
