@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs what modforge needs, only what is missing (a second run installs nothing):
+#   Debian packages: a JDK and Maven (Mill, SpinalHDL), Verilator (SpinalSim), Icarus (cocotb),
+#                    python3-venv;
+#   .venv:           the pinned Python packages of requirements.txt (reinstalled when it changes);
+#   Mill:            fetched by ./mill from Maven Central on first use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have java      || need_apt+=(default-jdk-headless)
+have mvn       || need_apt+=(maven)
+have verilator || need_apt+=(verilator)
+have iverilog  || need_apt+=(iverilog)
+have make      || need_apt+=(make)
+have g++       || need_apt+=(g++)
+python3 -c "import venv, ensurepip" 2>/dev/null || need_apt+=(python3-venv)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_apt[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    have sudo || { echo "setup: need root to run: apt-get install -y ${need_apt[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+# Python venv, keyed on the content of requirements.txt.
+want="$(sha256sum requirements.txt | cut -d' ' -f1)"
+if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$want" ]; then
+  echo "setup: creating .venv with requirements.txt"
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+  echo "$want" > .venv/.requirements.sha256
+fi
+
+# Mill: the launcher fetches it on first use; do it here so the first build's log is clean.
+./mill --version >/dev/null 2>&1 || { echo "setup: ./mill failed to start; run ./mill --version to see why" >&2; exit 1; }
