@@ -7,14 +7,17 @@ MILL       := ./mill -i
 PYTEST     := .venv/bin/python -m pytest
 export MODFORGE_BUILD := $(BUILD)
 
-.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden record-test-times clean
+.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden gls reports bench-flow record-test-times clean
 
 help:
-	@echo "make harden DESIGN=<d>  the main job: RTL (hardening: see README, issue 3)"
+	@echo "make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
+	@echo "make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus)"
 	@echo "make rtl DESIGN=<d>     build/<d>/rtl/<d>.v and its manifest <d>.json"
 	@echo "make rtl-all            the 12 designs of the paper's Table 1"
-	@echo "make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64)"
+	@echo "make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "make test-long          all 12 table designs, 10,000 operations each"
+	@echo "make reports            Table 1 and Figures 2-3 in SKY130 -> reports/ (runs missing designs)"
+	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
 	@echo "designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
 
@@ -27,10 +30,14 @@ rtl: setup
 rtl-all: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
 
-# Hardening (OpenLane/LibreLane) is issue 3; until it lands the main job stops after RTL.
+# Synthesis and STA at three corners (README, "Hardening"); results in build/<d>/harden/.
 harden: rtl
-	@echo "harden: $(DESIGN): RTL written to build/$(DESIGN)/rtl/$(DESIGN).v; synthesis, STA and the"
-	@echo "harden: OpenLane flow are not implemented yet (issue 3), so the run stops here."
+	.venv/bin/python flow/harden.py $(DESIGN)
+
+# Gate-level cocotb on build/<d>/harden/<d>.nl.v (hardened first if it is missing).
+gls: setup
+	@test -f build/$(DESIGN)/harden/$(DESIGN).nl.v || $(MAKE) --no-print-directory harden DESIGN=$(DESIGN)
+	MODFORGE_GLS_DESIGNS=$(DESIGN) $(PYTEST) -q verif/tests/test_gls.py
 
 test-models: setup
 	$(PYTEST) -q verif/tests/test_models.py
@@ -41,15 +48,27 @@ test-sim: setup
 test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
+GLS_FAST := barrett_32 shoup_32 gshoup_32
+
 test: setup
 	$(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
-	MODFORGE_WIDTHS=32,64 $(PYTEST) -q verif/tests
+	for d in $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 $(PYTEST) -q verif/tests
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
-	MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 $(PYTEST) -q verif/tests
+	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 $(PYTEST) -q verif/tests
+
+# The paper's Table 1 and Figures 2-3 in SKY130 (reports/); reruns only designs whose RTL changed.
+reports: rtl-all
+	.venv/bin/python flow/reports.py
+
+# Reruns the flow on every table design and records each step's time and memory.
+bench-flow: rtl-all
+	.venv/bin/python flow/reports.py --rerun
 
 # Times `make test` (also cold, on a fresh clone with an empty HOME) and `make test-long`.
 record-test-times: setup

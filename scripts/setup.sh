@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what modforge needs, only what is missing (a second run installs nothing):
 #   Debian packages: a JDK and Maven (Mill, SpinalHDL), Verilator (SpinalSim), Icarus (cocotb),
-#                    python3-venv;
-#   .venv:           the pinned Python packages of requirements.txt (reinstalled when it changes);
+#                    OpenSTA (static timing), python3-venv;
+#   .venv:           the pinned Python packages of requirements.txt (reinstalled when it changes),
+#                    pyosys (Yosys) among them;
 #   Mill:            fetched by ./mill from Maven Central on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,7 @@ have java      || need_apt+=(default-jdk-headless)
 have mvn       || need_apt+=(maven)
 have verilator || need_apt+=(verilator)
 have iverilog  || need_apt+=(iverilog)
+have sta       || need_apt+=(opensta)
 have make      || need_apt+=(make)
 have g++       || need_apt+=(g++)
 python3 -c "import venv, ensurepip" 2>/dev/null || need_apt+=(python3-venv)

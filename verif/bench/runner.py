@@ -5,12 +5,16 @@ models added to `sources`, gate-level runs of synthesized netlists.
 """
 import json
 import os
+import sys
 from pathlib import Path
 
 from cocotb_tools.runner import get_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
+# Gate-level clock: the cell models give every cell a unit delay (UNIT_DELAY=#1, 1 ns), and a
+# 32-bit stage is about 60 cells deep; 400 ns leaves a wide margin.
+GLS_CLK_NS = "400"
 
 
 def table_designs(widths):
@@ -42,3 +46,20 @@ def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=N
     env.update(extra_env or {})
     runner.test(test_module="modmul_bench", hdl_toplevel=design, build_dir=build_dir,
                 test_dir=build_dir, extra_env=env)
+
+
+def netlist_path(design: str) -> Path:
+    p = BUILD / design / "harden" / f"{design}.nl.v"
+    if not p.exists():
+        raise FileNotFoundError(f"{p} is missing: run `make harden DESIGN={design}` first")
+    return p
+
+
+def run_gls(design: str, ops: int):
+    """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models)."""
+    sys.path.insert(0, str(ROOT / "flow"))
+    from pdk import find_pdk
+    primitives, cells = find_pdk().sim_cell_models(BUILD / "pdk_sim")
+    run_bench(design, [primitives, cells, netlist_path(design)], kind="gls",
+              defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
+              extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)})

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Harden one generated design in SKY130 through LibreLane.
+
+    flow/harden.py DESIGN [--no-booth] [--target-ps 250]
+
+Reads build/<d>/rtl/<d>.{v,json} (`make rtl DESIGN=<d>`), writes the LibreLane configuration
+build/<d>/librelane/config.json (flow/configs.py) and runs LibreLane on it, with the PDK of
+PDK_ROOT seen through the overlay of pdk_config/ (never edited):
+  * where `openroad` is on PATH: LibreLane's Classic flow, to GDS;
+  * elsewhere (our machines): the steps that can run, `Modforge.Synthesis` (pyosys) and
+    `Modforge.STA` (OpenSTA at tt, ss and ff), from flow/librelane_plugin_modforge.
+The run folder is build/<d>/librelane/runs/latest. The results are collected into
+build/<d>/harden/: metrics.json, summary.md, the netlist <d>.nl.v and the STA reports. That
+folder is replaced only when the run succeeded, so a failed run leaves the last good result.
+What did not run is reported as skipped, never estimated.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+FLOW = Path(__file__).resolve().parent
+sys.path.insert(0, str(FLOW))
+from configs import config, write  # noqa: E402
+from pdk import CORNERS, PDK, ROOT, FlowError, find_pdk, overlay_root  # noqa: E402
+from sta import sta_binary  # noqa: E402
+
+BUILD = ROOT / "build"
+VENV_BIN = Path(sys.executable).parent
+NEEDS_OPENROAD = ("floorplan", "placement", "clock tree synthesis", "routing", "parasitic extraction",
+                  "DRC", "LVS", "GDS")
+
+
+def rtl_sha256(design: str) -> str:
+    """Hash of the RTL a result was produced from: `make reports` reruns a design when it changes."""
+    return hashlib.sha256((BUILD / design / "rtl" / f"{design}.v").read_bytes()).hexdigest()
+
+
+def librelane_binary() -> str:
+    exe = VENV_BIN / "librelane"
+    if not exe.exists():
+        raise FlowError("LibreLane is not installed in this Python environment. Fix: make setup")
+    return str(exe)
+
+
+def preflight(design: str):
+    """Everything that can be checked before a long step starts."""
+    manifest = BUILD / design / "rtl" / f"{design}.json"
+    if not manifest.exists():
+        raise FlowError(f"{manifest} is missing. Fix: make rtl DESIGN={design}")
+    librelane_binary()
+    if not shutil.which("openroad"):  # our own steps run: check their tools
+        try:
+            import pyosys  # noqa: F401
+        except ImportError:
+            raise FlowError("pyosys (Yosys) is not installed in this Python environment. Fix: make setup")
+        sta_binary()
+    return json.loads(manifest.read_text()), find_pdk()
+
+
+def tool_versions(classic: bool):
+    from importlib.metadata import version
+    v = {"LibreLane": version("librelane")}
+    if classic:
+        v["OpenROAD"] = subprocess.run(["openroad", "-version"], text=True, capture_output=True).stdout.strip()
+    else:
+        v["pyosys"] = version("pyosys")
+        v["OpenSTA"] = subprocess.run([sta_binary(), "-version"], text=True, capture_output=True).stdout.strip()
+    return v
+
+
+def seconds(hms: str) -> float:
+    h, m, s = hms.strip().split(":")
+    return round(int(h) * 3600 + int(m) * 60 + float(s), 1)
+
+
+def step_stats(run: Path) -> dict:
+    """Wall time and peak memory of each step, from LibreLane's runtime.txt and process stats."""
+    steps = {}
+    for d in sorted((p for p in run.iterdir() if p.is_dir() and re.match(r"\d+-", p.name)),
+                    key=lambda p: int(p.name.split("-")[0])):
+        peak = 0.0
+        for f in d.glob("*.process_stats.json"):
+            rss = json.loads(f.read_text())["peak_resources"]["memory_rss"]
+            num, unit = re.match(r"([\d.]+)\s*(\w+)", rss).groups()
+            peak = max(peak, float(num) * {"B": 2**-20, "KiB": 2**-10, "MiB": 1, "GiB": 1024}.get(unit, 1))
+        rt = d / "runtime.txt"
+        steps[d.name.split("-", 1)[1]] = {"wall_s": seconds(rt.read_text()) if rt.exists() else None,
+                                          "peak_mb": round(peak)}
+    return steps
+
+
+def run_librelane(design: str, cfg: Path, overlay: Path, classic: bool, log: Path):
+    """Runs LibreLane, printing a progress line per step; returns the run folder."""
+    t0 = time.monotonic()
+    cmd = [librelane_binary(), "--manual-pdk", "--pdk-root", str(overlay), "-p", PDK,
+           "--run-tag", "latest", "--overwrite", "--condensed", "--hide-progress-bar"]
+    cmd += ["-f", "classic"] if classic else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FLOW), os.environ.get("PYTHONPATH")]))}
+    with open(log, "w") as f:
+        p = subprocess.Popen(cmd + [str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        for line in p.stdout:
+            f.write(line)
+            step = re.search(r"Running '([\w.]+)'", line)
+            if step:
+                print(f"[harden {design} {time.monotonic() - t0:6.1f} s] running {step.group(1)}", flush=True)
+        rc = p.wait()
+    if rc != 0:
+        errors = [l.strip() for l in log.read_text().splitlines() if "ERROR" in l][:5]
+        raise RuntimeError(f"{design}: LibreLane failed (exit {rc}); see {log}\n" + "\n".join(errors))
+    return cfg.parent / "runs" / "latest"
+
+
+def harden(design: str, booth: bool, target_ps: int) -> dict:
+    manifest, pdk = preflight(design)
+    t0 = time.monotonic()
+    classic = shutil.which("openroad") is not None
+    overlay = overlay_root(pdk, BUILD / "pdk_overlay")
+    ll = BUILD / design / "librelane"
+    cfg = ll / "config.json"
+    c = config(design, f"dir::../rtl/{design}.v", booth=booth, abc_target_ps=target_ps)
+    write(cfg, c)
+    print(f"[harden {design}   0.0 s] LibreLane {'Classic flow' if classic else 'flow ' + ' -> '.join(c['meta']['flow'])}"
+          f" on {cfg} (log: {ll / 'librelane.log'})", flush=True)
+    run = run_librelane(design, cfg, overlay, classic, ll / "librelane.log")
+
+    final = json.loads((run / "final" / "metrics.json").read_text())
+    period = c["CLOCK_PERIOD"]
+    cp = {}
+    for key, ws in final.items():
+        m = re.fullmatch(r"timing__setup__ws__corner:(.+)", key)
+        if m:
+            corner = next((x for x in CORNERS if x in m.group(1)), m.group(1))
+            cp[corner] = round(period - float(ws), 4)
+    tt = next(iter(cp.values())) if CORNERS[0] not in cp else cp[CORNERS[0]]
+    paths = next(run.glob("*-modforge-sta/worst_paths.json"), None)
+    worst = json.loads(paths.read_text()).get(CORNERS[0], {}) if paths else {}
+
+    work = BUILD / design / "harden.partial"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    netlist = next((run / "final" / "nl").glob("*.nl.v"))
+    shutil.copy(netlist, work / f"{design}.nl.v")
+    for rpt in run.glob("*-modforge-sta/sta_*.log"):
+        shutil.copy(rpt, work / rpt.name)
+    skipped = {} if classic else {s: "needs OpenROAD (`openroad` is not on PATH)" for s in NEEDS_OPENROAD}
+    metrics = {
+        "design": design,
+        "rtl_sha256": rtl_sha256(design),
+        "k": manifest["k"],
+        "latency": manifest["latency"],
+        "flow": "LibreLane Classic" if classic else "LibreLane " + " -> ".join(c["meta"]["flow"]),
+        "design__instance__count": final["design__instance__count"],
+        "design__instance__area": final["design__instance__area"],
+        "critical_path_ns": tt,
+        "critical_path_ns__corner": cp,
+        "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end")},
+        "clock_period_ns": period,
+        "synthesis": {"booth": booth, "abc_target_ps": target_ps, "liberty_corner": CORNERS[0]},
+        "steps": step_stats(run),
+        "skipped": skipped,
+        "post_synthesis_without_parasitics": not classic,
+        "librelane_metrics": final,
+        "run_folder": str(run.relative_to(ROOT)),
+        "tools": tool_versions(classic),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "wall_s": round(time.monotonic() - t0, 1),
+    }
+    (work / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    (work / "summary.md").write_text(summary(metrics))
+    out = BUILD / design / "harden"
+    shutil.rmtree(out, ignore_errors=True)
+    work.rename(out)
+    say = f"[harden {design} {metrics['wall_s']:6.1f} s]"
+    print(f"{say} critical path " + ", ".join(f"{k} {v:.3f} ns" for k, v in cp.items()) +
+          f"; {metrics['design__instance__area']:.0f} um2, {metrics['design__instance__count']} cells")
+    if skipped:
+        print(f"{say} skipped: {', '.join(skipped)}: {next(iter(skipped.values()))}")
+    print(f"{say} done: {out}/metrics.json, {out}/summary.md; run folder {run}")
+    return metrics
+
+
+def summary(m: dict) -> str:
+    rows = "\n".join(f"| {c} | {v:.3f} |" for c, v in m["critical_path_ns__corner"].items())
+    steps = "\n".join(f"| {s} | {v['wall_s']} | {v['peak_mb']} |" for s, v in m["steps"].items())
+    kind = ("Post-synthesis figures without wire parasitics (the sky130 Liberty has no wire-load model), as "
+            "the paper's Table 1 is post-synthesis. Ideal clock, zero I/O delay." if m["post_synthesis_without_parasitics"]
+            else "Post-layout figures from LibreLane's Classic flow.")
+    skipped = (f"Skipped: {', '.join(m['skipped'])}: {next(iter(m['skipped'].values()))}." if m["skipped"]
+               else "Nothing skipped.")
+    return f"""# {m['design']}: SKY130 (sky130_fd_sc_hd)
+
+{kind} Flow: {m['flow']}.
+
+| metric | value |
+|---|---|
+| critical path, tt_025C_1v80 | {m['critical_path_ns']:.3f} ns |
+| standard-cell area | {m['design__instance__area']:.0f} um2 |
+| cells | {m['design__instance__count']} |
+| latency | {m['latency']} cycles |
+| worst path | {m['critical_path_endpoints']['start']} -> {m['critical_path_endpoints']['end']} |
+
+| corner | critical path (ns) |
+|---|---|
+{rows}
+
+| LibreLane step | wall time (s) | peak memory (MB) |
+|---|---|---|
+{steps}
+
+{skipped}
+
+Tools: {', '.join(f'{k} {v}' for k, v in m['tools'].items())}. Date: {m['date']}. Run time: {m['wall_s']} s.
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("design")
+    ap.add_argument("--no-booth", action="store_true", help="plain multipliers instead of Booth")
+    ap.add_argument("--target-ps", type=int, default=250, help="ABC delay target (default 250, the paper's clock)")
+    a = ap.parse_args()
+    try:
+        harden(a.design, booth=not a.no_booth, target_ps=a.target_ps)
+    except (FlowError, RuntimeError) as e:
+        sys.exit(f"harden: error: {e}")
+
+
+if __name__ == "__main__":
+    main()

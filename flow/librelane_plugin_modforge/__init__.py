@@ -1,0 +1,99 @@
+"""LibreLane steps for hardening on machines without OpenROAD (imported by LibreLane at start-up,
+as every importable `librelane_plugin_*` module is; flow/ must be on PYTHONPATH).
+
+* ``Modforge.Synthesis``: flow/synth.py (pyosys 0.70). It stands in for ``Yosys.Synthesis``,
+  whose ABC scripts take over 30 minutes at k = 128 and rebuild fast adders as ripple chains.
+  It is delay-oriented, Booth on by default, with no retiming.
+* ``Modforge.STA``: OpenSTA (Debian's ``sta``) at each corner. It stands in for
+  ``OpenROAD.STAPrePNR``, which needs ``openroad``; Debian's OpenSTA lacks the commands of
+  LibreLane's own STA scripts.
+
+Both write LibreLane metric names (``design__instance__area``, ``timing__setup__ws__corner:*``)
+plus ``modforge__critical_path_ns*``: the smallest clock period that meets setup at each corner.
+Nothing is estimated: a step that cannot run fails.
+"""
+import json
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import List, Optional
+
+from librelane.common import Path as LLPath  # state views must be LibreLane's Path (a str)
+from librelane.config import Variable
+from librelane.state import DesignFormat, State
+from librelane.steps import MetricsUpdate, Step, ViewsUpdate
+
+FLOW_DIR = Path(__file__).resolve().parents[1]
+if str(FLOW_DIR) not in sys.path:
+    sys.path.insert(0, str(FLOW_DIR))
+from pdk import CORNERS, Pdk  # noqa: E402
+from sta import TCL, parse_sta, sta_binary  # noqa: E402
+
+
+@Step.factory.register()
+class Synthesis(Step):
+    """Delay-oriented synthesis to sky130_fd_sc_hd with pyosys (flow/synth.py)."""
+
+    id = "Modforge.Synthesis"
+    name = "Synthesis (pyosys, delay-oriented)"
+    inputs = []
+    outputs = [DesignFormat.NETLIST]
+    config_vars = [
+        Variable("VERILOG_FILES", List[LLPath], "The design's Verilog sources (one generated file)."),
+        Variable("MODFORGE_BOOTH", bool, "Booth-encoded multipliers (`synth -booth`).", default=True),
+        Variable("MODFORGE_ABC_TARGET_PS", int,
+                 "Delay target of ABC's &nf mapping; far below reachable, as the paper's 250 ps clock.",
+                 default=250, units="ps"),
+    ]
+
+    def run(self, state_in: State, **kwargs) -> tuple[ViewsUpdate, MetricsUpdate]:
+        files = self.config["VERILOG_FILES"]
+        if len(files) != 1:
+            raise ValueError(f"Modforge.Synthesis takes one generated Verilog file, got {len(files)}")
+        step_dir = Path(self.step_dir)
+        top = self.config["DESIGN_NAME"]
+        cmd = [sys.executable, str(FLOW_DIR / "synth.py"), "--top", top, "--rtl", str(files[0]),
+               "--out", str(step_dir), "--target-ps", str(self.config["MODFORGE_ABC_TARGET_PS"])]
+        if not self.config["MODFORGE_BOOTH"]:
+            cmd.append("--no-booth")
+        kwargs, env = self.extract_env(kwargs)
+        env["PDK_ROOT"] = str(self.config["PDK_ROOT"])
+        self.run_subprocess(cmd, env=env, **kwargs)
+        res = json.loads((step_dir / "synth_result.json").read_text())
+        return ({DesignFormat.NETLIST: LLPath(res["netlist"])},
+                {"design__instance__count": res["design__instance__count"],
+                 "design__instance__area": Decimal(str(res["design__instance__area"]))})
+
+
+@Step.factory.register()
+class STA(Step):
+    """Post-synthesis static timing with OpenSTA at each corner (ideal clock, no parasitics)."""
+
+    id = "Modforge.STA"
+    name = "Static timing (OpenSTA, each corner)"
+    inputs = [DesignFormat.NETLIST]
+    outputs = []
+    config_vars = [
+        Variable("MODFORGE_STA_CORNERS", Optional[List[str]],
+                 f"Liberty corners of sky130_fd_sc_hd to time; default {', '.join(CORNERS)}."),
+    ]
+
+    def run(self, state_in: State, **kwargs) -> tuple[ViewsUpdate, MetricsUpdate]:
+        step_dir = Path(self.step_dir)
+        netlist = Path(str(state_in[DesignFormat.NETLIST]))
+        top, period = self.config["DESIGN_NAME"], float(self.config["CLOCK_PERIOD"])
+        pdk = Pdk(Path(str(self.config["PDK_ROOT"])))
+        metrics, paths = {}, {}
+        corners = self.config["MODFORGE_STA_CORNERS"] or list(CORNERS)
+        for corner in corners:
+            tcl, log = step_dir / f"sta_{corner}.tcl", step_dir / f"sta_{corner}.log"
+            tcl.write_text(TCL.format(lib=pdk.liberty(corner), netlist=netlist, top=top, period_ns=period))
+            p = self.run_subprocess([sta_binary(), "-no_splash", "-exit", str(tcl)], log_to=log, check=False)
+            t = parse_sta(top, corner, p["returncode"], log, period)
+            metrics[f"timing__setup__ws__corner:{corner}"] = Decimal(str(t["timing__setup__ws"]))
+            metrics[f"modforge__critical_path_ns__corner:{corner}"] = Decimal(str(t["critical_path_ns"]))
+            paths[corner] = {"start": t["startpoint"], "end": t["endpoint"]}
+        metrics["timing__setup__ws"] = min(metrics[f"timing__setup__ws__corner:{c}"] for c in corners)
+        metrics["modforge__critical_path_ns"] = metrics[f"modforge__critical_path_ns__corner:{corners[0]}"]
+        (step_dir / "worst_paths.json").write_text(json.dumps(paths, indent=2))
+        return {}, metrics

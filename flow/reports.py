@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""The paper's Table 1 and Figures 2-3 in SKY130, from the flow's own results.
+
+    flow/reports.py [--collect-only] [--rerun] [DESIGN...]
+
+For each table design (default: all 12 of build/designs.json) it runs flow/harden.py unless a
+result exists for the current RTL (--rerun forces it; --collect-only never runs). A failing design
+is reported and skipped, and its last good result (if any) is used. Then it writes:
+  reports/asic_table.{md,csv,json}  our figures beside the paper's, with ratios
+  reports/efficiency.png            S^2/(P*A) per design vs k (Figure 2's analogue)
+  reports/polymul_efficiency.png    the polynomial-product scenario of Figure 3
+  reports/flow_benchmark.md         wall time and peak memory of each flow step
+  reports/designs/<d>.md            each design's one-page summary
+The paper's figures are read from ../shared/papers/gshoup-glsvlsi24-mazonka.txt, not retyped.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harden import BUILD, rtl_sha256  # noqa: E402
+from pdk import CORNERS, ROOT  # noqa: E402
+
+REPORTS = ROOT / "reports"
+PAPER = ROOT.parent / "shared" / "papers" / "gshoup-glsvlsi24-mazonka.txt"
+PAPER_NAMES = {"Shoup": "shoup", "Barrett optimized": "barrett", "This work": "gshoup"}
+TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
+POLY_N = 4096  # polynomial size of the Figure 3 model (FHE-typical); see polymul_model()
+
+
+def paper_table1(path: Path = PAPER) -> dict:
+    """{(family, k): (critical path ns, area um2)} parsed from the paper's Table 1 text."""
+    if not path.exists():
+        return {}
+    rows, family = {}, None
+    for line in path.read_text().splitlines():
+        cells = line.split("\t")
+        if len(cells) == 4 and re.fullmatch(r"\d+", cells[1]) and re.fullmatch(r"[\d.]+", cells[2]):
+            family = PAPER_NAMES.get(cells[0], family) if cells[0] else family
+            rows[(family, int(cells[1]))] = (float(cells[2]), float(cells[3]))
+    return rows
+
+
+def result(design: str):
+    p = BUILD / design / "harden" / "metrics.json"
+    return json.loads(p.read_text()) if p.exists() else None
+
+
+def run_designs(designs, rerun: bool):
+    failures = {}
+    for i, d in enumerate(designs, 1):
+        old = result(d)
+        if old and not rerun and old.get("rtl_sha256") == rtl_sha256(d):
+            print(f"reports: [{i}/{len(designs)}] {d}: up to date ({old['date']})", flush=True)
+            continue
+        print(f"reports: [{i}/{len(designs)}] {d}: hardening ...", flush=True)
+        t = time.monotonic()
+        p = subprocess.run([sys.executable, str(Path(__file__).with_name("harden.py")), d])
+        if p.returncode != 0:
+            failures[d] = f"flow/harden.py exited {p.returncode}"
+            print(f"reports: {d} FAILED after {time.monotonic() - t:.0f} s; keeping its last good result", flush=True)
+    return failures
+
+
+def efficiency(k, p_ns, a_um2):
+    """The paper's S^2/(P*A), in bits^2 / (ns * um2)."""
+    return k * k / (p_ns * a_um2)
+
+
+def polymul_model(k, r):
+    """Figure 3's scenario, one polynomial product of size N = POLY_N: N + N log2 N products
+    with fixed operands (twiddles: Shoup-able) and N general products (pointwise).
+    Every unit is fully pipelined, so each product costs one clock period of the unit doing it,
+    and the products run one after another:
+      Barrett only:     time = (2N + N log N) * P_barrett,            area = A_barrett
+      Shoup + Barrett:  time = (N + N log N) * P_shoup + N * P_barrett, area = A_shoup + A_barrett
+      GShoup:           time = (2N + N log N) * P_gshoup,             area = A_gshoup
+    Efficiency is S^2 / (time per product * area), the standalone formula with the average time
+    per product in place of P."""
+    n, lg = POLY_N, math.log2(POLY_N)
+    fixed, general = n + n * lg, n
+    b, s, g = r.get(("barrett", k)), r.get(("shoup", k)), r.get(("gshoup", k))
+    out = {}
+    if b:
+        out["Barrett only"] = ((fixed + general) * b[0], b[1])
+    if b and s:
+        out["Shoup + Barrett"] = (fixed * s[0] + general * b[0], s[1] + b[1])
+    if g:
+        out["GShoup"] = ((fixed + general) * g[0], g[1])
+    return {name: k * k * (fixed + general) / (t * a) for name, (t, a) in out.items()}
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def fmt(x, spec):
+    return "n/a" if x is None else format(x, spec)
+
+
+def write_tables(designs, failures, paper):
+    ours = {}
+    for d in designs:
+        m = result(d)
+        if m:
+            fam, k = d.rsplit("_", 1)
+            ours[(fam, int(k))] = (m["critical_path_ns"], m["design__instance__area"], m)
+    widths = sorted({k for _, k in ours} | {k for _, k in paper})
+    rows = []
+    for fam in ("shoup", "barrett", "gshoup"):
+        for k in widths:
+            o, p = ours.get((fam, k)), paper.get((fam, k))
+            if not o and not p:
+                continue
+            m = o[2] if o else {}
+            rows.append({
+                "design": f"{fam}_{k}", "family": TITLES[fam], "k": k,
+                "critical_path_ns": o[0] if o else None,
+                "critical_path_ss_ns": m.get("critical_path_ns__corner", {}).get(CORNERS[1]),
+                "critical_path_ff_ns": m.get("critical_path_ns__corner", {}).get(CORNERS[2]),
+                "area_um2": o[1] if o else None,
+                "cells": m.get("design__instance__count"),
+                "latency": m.get("latency"),
+                "worst_path": f"{m['critical_path_endpoints']['start']} -> {m['critical_path_endpoints']['end']}" if m else None,
+                "efficiency": efficiency(k, o[0], o[1]) if o else None,
+                "paper_critical_path_ns": p[0] if p else None,
+                "paper_area_um2": p[1] if p else None,
+                "paper_efficiency": efficiency(k, *p) if p else None,
+                "status": "ok" if o and f"{fam}_{k}" not in failures else failures.get(f"{fam}_{k}", "not run"),
+                "date": m.get("date"), "wall_s": m.get("wall_s"),
+            })
+    REPORTS.mkdir(exist_ok=True)
+    (REPORTS / "asic_table.json").write_text(json.dumps(rows, indent=2) + "\n")
+    with open(REPORTS / "asic_table.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return rows, ours
+
+
+def comparison(ours, paper, widths):
+    """Ratios that carry across technologies, ours beside the paper's."""
+    def r(src, num, den, i):
+        return ratio(src.get((num, k), (None, None))[i], src.get((den, k), (None, None))[i])
+    lines = ["| k | GShoup/Shoup delay | GShoup/Barrett delay | GShoup/Shoup area | GShoup/Barrett area | (Shoup+Barrett)/GShoup area |",
+             "|---|---|---|---|---|---|"]
+    summary = {}
+    for k in widths:
+        cells = []
+        for num, den, i in (("gshoup", "shoup", 0), ("gshoup", "barrett", 0), ("gshoup", "shoup", 1), ("gshoup", "barrett", 1)):
+            a, b = r(ours, num, den, i), r(paper, num, den, i)
+            summary.setdefault((num, den, i), []).append(a)
+            cells.append(f"{fmt(a, '.2f')} ({fmt(b, '.2f')})")
+        sb = lambda src: ratio((src.get(("shoup", k), (0, 0))[1] or 0) + (src.get(("barrett", k), (0, 0))[1] or 0)
+                               if src.get(("shoup", k)) and src.get(("barrett", k)) else None, src.get(("gshoup", k), (0, None))[1])
+        summary.setdefault("sb", []).append(sb(ours))
+        cells.append(f"{fmt(sb(ours), '.2f')} ({fmt(sb(paper), '.2f')})")
+        lines.append(f"| {k} | " + " | ".join(cells) + " |")
+    growth = ["| design | " + " | ".join(f"{a}->{b}" for a, b in zip(widths, widths[1:])) + " |",
+              "|---|" + "---|" * (len(widths) - 1)]
+    for fam in ("shoup", "barrett", "gshoup"):
+        g = [f"{fmt(ratio(ours.get((fam, b), (0, None))[1], ours.get((fam, a), (0, None))[1]), '.2f')} "
+             f"({fmt(ratio(paper.get((fam, b), (0, None))[1], paper.get((fam, a), (0, None))[1]), '.2f')})"
+             for a, b in zip(widths, widths[1:])]
+        growth.append(f"| {TITLES[fam]} | " + " | ".join(g) + " |")
+    return lines, growth, summary
+
+
+def mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def claims_paragraph(summary):
+    """What the measurements say about the paper's claims, whatever it is."""
+    gs_d, gb_d = mean(summary[("gshoup", "shoup", 0)]), mean(summary[("gshoup", "barrett", 0)])
+    gb_a, sb = mean(summary[("gshoup", "barrett", 1)]), mean(summary["sb"])
+    if None in (gs_d, gb_d, gb_a, sb):
+        return "Not every design has a result yet, so the paper's claims are not compared."
+    def faster(x):
+        return f"{(1 - x) * 100:.0f}% faster than" if x < 1 else f"{(x - 1) * 100:.0f}% slower than"
+    return (
+        f"Averaged over the widths measured, GShoup is {faster(gb_d)} BarrettOpt (paper: about 20% faster) "
+        f"and {faster(gs_d)} Shoup (paper: about 8% slower). Its area is {abs(gb_a - 1) * 100:.0f}% "
+        f"{'larger' if gb_a >= 1 else 'smaller'} than BarrettOpt's (paper: about 30% larger), and a Shoup plus a BarrettOpt unit take {sb:.2f} times GShoup's "
+        f"area (paper: about 1.5). The paper's figures are TSMC 22 nm ULL at the worst corner with "
+        f"Synopsys Design Compiler; ours are SKY130 at the typical corner with Yosys/ABC, so only the "
+        f"ratios carry across technologies."
+    )
+
+
+def write_markdown(rows, ours, paper, failures, lines, growth, summary):
+    table = ["| design | size | critical path, ns (tt) | area, um2 | cells | latency | paper: critical path, ns | paper: area, um2 | status |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        table.append(f"| {r['family']} | {r['k']} | {fmt(r['critical_path_ns'], '.3f')} | {fmt(r['area_um2'], ',.0f')} | "
+                     f"{fmt(r['cells'], ',')} | {fmt(r['latency'], 'd')} | {fmt(r['paper_critical_path_ns'], '.2f')} | "
+                     f"{fmt(r['paper_area_um2'], ',.0f')} | {r['status']} |")
+    corners = ["| design | size | tt_025C_1v80 | ss_100C_1v60 | ff_n40C_1v95 | worst path (tt) |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        if r["critical_path_ns"] is not None:
+            corners.append(f"| {r['family']} | {r['k']} | {r['critical_path_ns']:.3f} | {fmt(r['critical_path_ss_ns'], '.3f')} | "
+                           f"{fmt(r['critical_path_ff_ns'], '.3f')} | `{r['worst_path']}` |")
+    metas = [result(d) for d in (r["design"] for r in rows) if result(d)]
+    tools = metas[0]["tools"] if metas else {}
+    dates = sorted(m["date"] for m in metas)
+    text = f"""# Table 1 in SKY130: critical path and area of the modular multipliers
+
+Generated by `make reports` (flow/reports.py) from `build/<design>/harden/metrics.json`.
+Post-synthesis figures without wire parasitics (the sky130 Liberty has no wire-load model): the
+paper's Table 1 is post-synthesis too. Ideal clock, zero I/O delay, clock constrained to 0.25 ns as
+in the paper, so the critical path is the smallest period that meets setup. Area is the standard-cell
+area. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. Runs dated {dates[0] if dates else 'n/a'} to
+{dates[-1] if dates else 'n/a'}; each design's run time is in `reports/designs/<design>.md`.
+Paper columns: TSMC 22 nm ULL, worst corner (0.81 V, 125 C), Synopsys DC.
+
+{chr(10).join(table)}
+
+## Ratios that carry across technologies (ours, paper's in brackets)
+
+{chr(10).join(lines)}
+
+Area growth per doubling of k:
+
+{chr(10).join(growth)}
+
+## What the measurements say
+
+{claims_paragraph(summary)}
+
+## Critical path at each corner
+
+{chr(10).join(corners)}
+
+## Efficiency
+
+`efficiency.png` plots S^2/(P*A) against k for the three designs, ours and the paper's Table 1
+(the analogue of Figure 2). `polymul_efficiency.png` is Figure 3's scenario; its model is in
+`flow/reports.py` (`polymul_model`): N = {POLY_N}, N + N log2 N fixed-operand products and N general
+ones per polynomial product, run one after another on fully pipelined units (one product per clock
+period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup alone.
+"""
+    if failures:
+        text += "\n## Failed runs\n\n" + "\n".join(f"- {d}: {why}" for d, why in failures.items()) + "\n"
+    (REPORTS / "asic_table.md").write_text(text)
+
+
+def write_plots(ours, paper, widths):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    marks = {"barrett": "s", "shoup": "^", "gshoup": "o"}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, src, title in ((axes[0], ours, "SKY130 (this repository)"), (axes[1], paper, "TSMC 22 nm (paper, Table 1)")):
+        for fam in ("barrett", "shoup", "gshoup"):
+            ks = [k for k in widths if (fam, k) in src]
+            ax.plot(ks, [efficiency(k, src[(fam, k)][0], src[(fam, k)][1]) for k in ks], marker=marks[fam], label=TITLES[fam])
+        ax.set_xscale("log", base=2); ax.set_xticks(widths, [str(w) for w in widths])
+        ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (P A)  [bit^2 / (ns um^2)]")
+        ax.set_title(title); ax.grid(alpha=.3); ax.legend()
+    fig.suptitle("Efficiency of the standalone multipliers (Figure 2 analogue)")
+    fig.tight_layout(); fig.savefig(REPORTS / "efficiency.png", dpi=120); plt.close(fig)
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, src, title in ((axes[0], ours, "SKY130 (this repository)"), (axes[1], paper, "TSMC 22 nm (paper, Table 1)")):
+        series = {}
+        for k in widths:
+            for name, e in polymul_model(k, src).items():
+                series.setdefault(name, []).append((k, e))
+        for (name, pts), mk in zip(series.items(), ("s", "D", "o")):
+            ax.plot([k for k, _ in pts], [e for _, e in pts], marker=mk, label=name)
+        ax.set_xscale("log", base=2); ax.set_xticks(widths, [str(w) for w in widths])
+        ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (avg. time per product x area)")
+        ax.set_title(title); ax.grid(alpha=.3); ax.legend()
+    fig.suptitle(f"Polynomial product, N = {POLY_N} (Figure 3 analogue)")
+    fig.tight_layout(); fig.savefig(REPORTS / "polymul_efficiency.png", dpi=120); plt.close(fig)
+
+
+def write_benchmark(designs):
+    lines = ["# Flow benchmark: wall time and peak memory per step", "",
+             "Generated by `make bench-flow` / `make reports` from each design's last run (`build/<d>/harden/metrics.json`).",
+             "Targets (issue 3): `make harden DESIGN=gshoup_128` within 15 minutes, the 12-design table within 2 hours, "
+             "no design above 8 GB.", "",
+             "| design | step | wall time (s) | peak memory (MB) | date |", "|---|---|---|---|---|"]
+    total = 0.0
+    for d in designs:
+        m = result(d)
+        if not m:
+            lines.append(f"| {d} | (no result) | n/a | n/a | n/a |")
+            continue
+        total += m["wall_s"]
+        for step, v in m["steps"].items():
+            lines.append(f"| {d} | {step} | {v['wall_s']} | {v['peak_mb']} | {m['date']} |")
+        lines.append(f"| {d} | **whole run** | **{m['wall_s']}** | **{max(v['peak_mb'] for v in m['steps'].values())}** | |")
+    mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    lines += ["", f"Sum of the designs' run times: {total / 60:.1f} min.",
+              f"Machine: {os.cpu_count()} cores, {mem_gib:.0f} GiB."]
+    (REPORTS / "flow_benchmark.md").write_text("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("designs", nargs="*")
+    ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
+    ap.add_argument("--rerun", action="store_true", help="rerun every design (make bench-flow)")
+    a = ap.parse_args()
+    index = BUILD / "designs.json"
+    if not index.exists():
+        sys.exit("reports: error: build/designs.json is missing. Fix: make rtl-all")
+    designs = a.designs or json.loads(index.read_text())["table"]
+    failures = {} if a.collect_only else run_designs(designs, a.rerun)
+    paper = paper_table1()
+    if not paper:
+        print(f"reports: warning: {PAPER} not found; the paper's columns are n/a")
+    rows, ours = write_tables(designs, failures, paper)
+    ours2 = {key: v[:2] for key, v in ours.items()}
+    widths = sorted({k for _, k in ours2} | {k for _, k in paper})
+    lines, growth, summary = comparison(ours2, paper, widths)
+    write_markdown(rows, ours, paper, failures, lines, growth, summary)
+    write_plots(ours2, paper, widths)
+    write_benchmark(designs)
+    (REPORTS / "designs").mkdir(exist_ok=True)
+    for d in designs:
+        if result(d):
+            shutil.copy(BUILD / d / "harden" / "summary.md", REPORTS / "designs" / f"{d}.md")
+    print(f"reports: wrote reports/asic_table.md (.csv, .json), efficiency.png, polymul_efficiency.png, "
+          f"flow_benchmark.md, designs/*.md; {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

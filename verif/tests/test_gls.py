@@ -1,0 +1,20 @@
+"""Gate-level simulation: the cocotb bench of test_rtl.py on the synthesized netlists.
+
+MODFORGE_GLS_DESIGNS names designs (as `make gls DESIGN=<d>` does); otherwise MODFORGE_GLS_WIDTHS
+picks table widths (default 32, as in `make test`; wide netlists compile slowly under Icarus).
+MODFORGE_GLS_OPS sets the random-stream length.
+The netlists come from `make harden DESIGN=<d>`.
+"""
+import os
+
+import pytest
+
+from runner import run_gls, table_designs
+
+WIDTHS = tuple(int(w) for w in os.environ.get("MODFORGE_GLS_WIDTHS", "32").split(","))
+DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or table_designs(WIDTHS)
+
+
+@pytest.mark.parametrize("design", DESIGNS)
+def test_gls(design):
+    run_gls(design, ops=int(os.environ.get("MODFORGE_GLS_OPS", "300")))
