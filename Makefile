@@ -7,7 +7,7 @@ MILL       := ./mill -i
 PYTEST     := .venv/bin/python -m pytest
 export MODFORGE_BUILD := $(BUILD)
 
-.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden gls reports bench-flow record-test-times clean
+.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden gls check-classic fpga reports bench-flow record-test-times clean
 
 help:
 	@echo "make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
@@ -16,6 +16,8 @@ help:
 	@echo "make rtl-all            the 12 designs of the paper's Table 1"
 	@echo "make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "make test-long          all 12 table designs, 10,000 operations each"
+	@echo "make check-classic      does LibreLane's Classic flow accept the config with this PDK?"
+	@echo "make fpga DESIGN=<d> TARGET=xc7|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
 	@echo "make reports            Table 1 and Figures 2-3 in SKY130 -> reports/ (runs missing designs)"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
@@ -54,17 +56,33 @@ test: setup
 	$(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
 	for d in $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
 	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 $(PYTEST) -q verif/tests
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
-	MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 $(PYTEST) -q verif/tests
+	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
+	MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
+	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
-# The paper's Table 1 and Figures 2-3 in SKY130 (reports/); reruns only designs whose RTL changed.
+# Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed).
+check-classic: setup
+	@test -f build/$(DESIGN)/librelane/config.json || $(MAKE) --no-print-directory harden DESIGN=$(DESIGN)
+	PYTHONPATH=flow .venv/bin/python flow/check_classic.py $(DESIGN)
+
+# FPGA resource counts (TARGET=xc7) or place-and-route Fmax (TARGET=ecp5, PART=LFE5U-85F default).
+TARGET ?=
+PART   ?=
+fpga: rtl
+	.venv/bin/python flow/fpga.py $(DESIGN) $(TARGET) $(if $(PART),--part $(PART))
+
+# The paper's Table 1 and Figures 2-3 in SKY130, and the FPGA table (reports/); reruns only
+# designs whose RTL changed. One design's failure does not stop the others.
 reports: rtl-all
-	.venv/bin/python flow/reports.py
+	.venv/bin/python flow/reports.py || status=$$?; \
+	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
 
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all

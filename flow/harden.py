@@ -118,11 +118,19 @@ def run_librelane(design: str, cfg: Path, overlay: Path, classic: bool, log: Pat
     return cfg.parent / "runs" / "latest"
 
 
+def librelane_pdk_root(pdk) -> Path:
+    """The PDK root LibreLane gets: the PDK itself when it has a LibreLane configuration
+    (current open_pdks builds), else the overlay with pdk_config/ (the Dec-2021 build we have)."""
+    if (pdk.root / PDK / "libs.tech" / "librelane").is_dir():
+        return pdk.root
+    return overlay_root(pdk, BUILD / "pdk_overlay")
+
+
 def harden(design: str, booth: bool, target_ps: int) -> dict:
     manifest, pdk = preflight(design)
     t0 = time.monotonic()
     classic = shutil.which("openroad") is not None
-    overlay = overlay_root(pdk, BUILD / "pdk_overlay")
+    overlay = librelane_pdk_root(pdk)
     ll = BUILD / design / "librelane"
     cfg = ll / "config.json"
     c = config(design, f"dir::../rtl/{design}.v", booth=booth, abc_target_ps=target_ps)

@@ -101,7 +101,7 @@ def find_pdk() -> Pdk:
     if missing:
         how = "PDK_ROOT is not set and ../shared/pdk does not exist" if "PDK_ROOT" not in os.environ \
             else f"PDK_ROOT={root} is incomplete"
-        raise FlowError(f"SKY130 PDK not usable: {how}; missing {', '.join(missing[:3])}"
-                        f"{' ...' if len(missing) > 3 else ''}. Fix: export PDK_ROOT=<folder holding "
+        more = f" and {len(missing) - 2} more" if len(missing) > 2 else ""
+        raise FlowError(f"SKY130 PDK not usable: {how}; missing {', '.join(missing[:2])}{more}. Fix: export PDK_ROOT=<folder holding "
                         f"{PDK}/ with {SCL}> (open_pdks layout; e.g. `ciel enable` installs one).")
     return pdk

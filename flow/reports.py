@@ -58,7 +58,7 @@ def run_designs(designs, rerun: bool):
     failures = {}
     for i, d in enumerate(designs, 1):
         old = result(d)
-        if old and not rerun and old.get("rtl_sha256") == rtl_sha256(d):
+        if old and not rerun and old.get("rtl_sha256") == rtl_sha256(d) and "librelane_metrics" in old:
             print(f"reports: [{i}/{len(designs)}] {d}: up to date ({old['date']})", flush=True)
             continue
         print(f"reports: [{i}/{len(designs)}] {d}: hardening ...", flush=True)

