@@ -7,7 +7,7 @@ MILL       := ./mill -i
 PYTEST     := .venv/bin/python -m pytest
 export MODFORGE_BUILD := $(BUILD)
 
-.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden gls check-classic fpga reports bench-flow record-test-times clean
+.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden gls check-classic fpga reports bench-flow correction-stats record-test-times clean
 
 help:
 	@echo "make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
@@ -87,6 +87,10 @@ reports: rtl-all
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all
 	.venv/bin/python flow/reports.py --rerun
+
+# How rare the last corrections are, and how often Algorithm 1 as printed fails.
+correction-stats: setup
+	.venv/bin/python scripts/correction_stats.py
 
 # Times `make test` (also cold, on a fresh clone with an empty HOME) and `make test-long`.
 record-test-times: setup

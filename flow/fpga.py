@@ -17,6 +17,7 @@ run succeeded, so a failed run leaves the last good result).
 import argparse
 import datetime
 import json
+import os
 import re
 import shutil
 import statistics
@@ -101,14 +102,16 @@ def ecp5(design, rtl, work, part, freq, seeds, say):
     yosys([f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
           work / "yosys.log")
     cells = cell_counts(stat)
-    runs = {}
-    for s in seeds:
-        say(f"nextpnr-ecp5 {part} seed {s} at {freq} MHz ...")
-        runs[s] = nextpnr(js, part, freq, s, work)
-        if not runs[s]["fits"]:
-            say(f"does not fit {part}: {runs[s]['overflow']} overflows")
-            return {"fits": False, "overflow": runs[s]["overflow"], "cells": cells, "seeds": runs}
-        say(f"seed {s}: Fmax {runs[s]['fmax_mhz']:.1f} MHz")
+    from concurrent.futures import ThreadPoolExecutor
+    jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
+    say(f"nextpnr-ecp5 {part} at {freq} MHz, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
+    with ThreadPoolExecutor(jobs) as pool:
+        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work), seeds)))
+    for s, r in runs.items():
+        if not r["fits"]:
+            say(f"does not fit {part}: {r['overflow']} overflows")
+            return {"fits": False, "overflow": r["overflow"], "cells": cells, "seeds": runs}
+        say(f"seed {s}: Fmax {r['fmax_mhz']:.1f} MHz")
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),

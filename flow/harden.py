@@ -43,6 +43,17 @@ def rtl_sha256(design: str) -> str:
     return hashlib.sha256((BUILD / design / "rtl" / f"{design}.v").read_bytes()).hexdigest()
 
 
+def flow_sha256() -> str:
+    """Hash of what turns RTL into figures: a result from other flow code is out of date."""
+    h = hashlib.sha256()
+    files = [FLOW / n for n in ("harden.py", "synth.py", "sta.py", "configs.py", "pdk.py")]
+    files += sorted((FLOW / "librelane_plugin_modforge").glob("*.py")) + sorted(
+        p for p in (ROOT / "pdk_config").rglob("*") if p.is_file())
+    for f in files:
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def librelane_binary() -> str:
     exe = VENV_BIN / "librelane"
     if not exe.exists():
@@ -162,6 +173,7 @@ def harden(design: str, booth: bool, target_ps: int) -> dict:
     metrics = {
         "design": design,
         "rtl_sha256": rtl_sha256(design),
+        "flow_sha256": flow_sha256(),
         "k": manifest["k"],
         "latency": manifest["latency"],
         "flow": "LibreLane Classic" if classic else "LibreLane " + " -> ".join(c["meta"]["flow"]),

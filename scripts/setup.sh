@@ -40,4 +40,5 @@ if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.requirements.sha256 2>/dev/null)
 fi
 
 # Mill: the launcher fetches it on first use; do it here so the first build's log is clean.
-./mill --version >/dev/null 2>&1 || { echo "setup: ./mill failed to start; run ./mill --version to see why" >&2; exit 1; }
+# Always -i: without it Mill starts a background server that outlives the command.
+./mill -i --version >/dev/null 2>&1 || { echo "setup: ./mill failed to start; run ./mill -i --version to see why" >&2; exit 1; }

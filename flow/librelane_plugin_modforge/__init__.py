@@ -27,7 +27,7 @@ FLOW_DIR = Path(__file__).resolve().parents[1]
 if str(FLOW_DIR) not in sys.path:
     sys.path.insert(0, str(FLOW_DIR))
 from pdk import CORNERS, Pdk  # noqa: E402
-from sta import TCL, parse_sta, sta_binary  # noqa: E402
+from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
 
 
 @Step.factory.register()
@@ -87,7 +87,8 @@ class STA(Step):
         corners = self.config["MODFORGE_STA_CORNERS"] or list(CORNERS)
         for corner in corners:
             tcl, log = step_dir / f"sta_{corner}.tcl", step_dir / f"sta_{corner}.log"
-            tcl.write_text(TCL.format(lib=pdk.liberty(corner), netlist=netlist, top=top, period_ns=period))
+            tcl.write_text(TCL.format(lib=pdk.liberty(corner), netlist=netlist, top=top, period_ns=period,
+                                      drive_cell=DRIVE_CELL))
             p = self.run_subprocess([sta_binary(), "-no_splash", "-exit", str(tcl)], log_to=log, check=False)
             t = parse_sta(top, corner, p["returncode"], log, period)
             metrics[f"timing__setup__ws__corner:{corner}"] = Decimal(str(t["timing__setup__ws"]))
