@@ -11,7 +11,6 @@ NTT-reduction paper (its Table 3, read from ../shared/papers/NOTES-supporting-pa
 import argparse
 import csv
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path

@@ -12,7 +12,6 @@ import datetime
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,7 +83,8 @@ def main():
         sh("free -g | awk '/Mem:/{print $2\" GiB\"}'")
     table = ["| run | wall time | result |", "|---|---|---|"]
     table += [f"| {what} | {dt / 60:.1f} min ({dt:.0f} s) | {res} |" for what, dt, res in rows]
-    vers = "; ".join(f"{k} {v}" for k, v in versions().items())
+    # Tools that print their own name first ("Verilator 5.006 ...") are not named twice.
+    vers = "; ".join(v if v.lower().startswith(k.split()[0].lower()) else f"{k} {v}" for k, v in versions().items())
     block = "\n".join(table) + f"\n\nRecorded {date} by `make record-test-times` on {machine}. Tools: {vers}.\n"
     (ROOT / "reports").mkdir(exist_ok=True)
     (ROOT / "reports/test_times.md").write_text("# Test-suite run times\n\n" + block)
