@@ -19,6 +19,7 @@ FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
 from harden import BUILD, rtl_sha256  # noqa: E402
 from pdk import ROOT  # noqa: E402
+from reports import fmt  # noqa: E402
 
 REPORTS = ROOT / "reports"
 NOTES = ROOT.parent / "shared" / "papers" / "NOTES-supporting-papers.md"
@@ -63,9 +64,6 @@ def published_reductions(path=NOTES):
                          "dsp": int(cells[7]), "freq_mhz": float(cells[8])})
     return rows
 
-
-def fmt(x, spec=""):
-    return "n/a" if x is None else format(x, spec)
 
 
 def main():

@@ -102,7 +102,7 @@ def ratio(a, b):
     return a / b if a and b else None
 
 
-def fmt(x, spec):
+def fmt(x, spec=""):
     return "n/a" if x is None else format(x, spec)
 
 
@@ -147,28 +147,34 @@ def write_tables(designs, failures, paper):
 
 
 def comparison(ours, paper, widths):
-    """Ratios that carry across technologies, ours beside the paper's."""
-    def r(src, num, den, i):
-        return ratio(src.get((num, k), (None, None))[i], src.get((den, k), (None, None))[i])
+    """Ratios that carry across technologies, ours beside the paper's.
+    `ours` and `paper` map (family, k) to (critical path ns, area um2)."""
+    DELAY, AREA = 0, 1
+
+    def get(src, fam, k, i):
+        return src[(fam, k)][i] if (fam, k) in src else None
+
+    def shoup_plus_barrett(src, k):
+        s, b = get(src, "shoup", k, AREA), get(src, "barrett", k, AREA)
+        return ratio(s + b if s and b else None, get(src, "gshoup", k, AREA))
+
     lines = ["| k | GShoup/Shoup delay | GShoup/Barrett delay | GShoup/Shoup area | GShoup/Barrett area | (Shoup+Barrett)/GShoup area |",
              "|---|---|---|---|---|---|"]
     summary = {}
     for k in widths:
         cells = []
-        for num, den, i in (("gshoup", "shoup", 0), ("gshoup", "barrett", 0), ("gshoup", "shoup", 1), ("gshoup", "barrett", 1)):
-            a, b = r(ours, num, den, i), r(paper, num, den, i)
-            summary.setdefault((num, den, i), []).append(a)
+        for den, i in (("shoup", DELAY), ("barrett", DELAY), ("shoup", AREA), ("barrett", AREA)):
+            a, b = (ratio(get(src, "gshoup", k, i), get(src, den, k, i)) for src in (ours, paper))
+            summary.setdefault(("gshoup", den, i), []).append(a)
             cells.append(f"{fmt(a, '.2f')} ({fmt(b, '.2f')})")
-        sb = lambda src: ratio((src.get(("shoup", k), (0, 0))[1] or 0) + (src.get(("barrett", k), (0, 0))[1] or 0)
-                               if src.get(("shoup", k)) and src.get(("barrett", k)) else None, src.get(("gshoup", k), (0, None))[1])
-        summary.setdefault("sb", []).append(sb(ours))
-        cells.append(f"{fmt(sb(ours), '.2f')} ({fmt(sb(paper), '.2f')})")
+        summary.setdefault("sb", []).append(shoup_plus_barrett(ours, k))
+        cells.append(f"{fmt(shoup_plus_barrett(ours, k), '.2f')} ({fmt(shoup_plus_barrett(paper, k), '.2f')})")
         lines.append(f"| {k} | " + " | ".join(cells) + " |")
     growth = ["| design | " + " | ".join(f"{a}->{b}" for a, b in zip(widths, widths[1:])) + " |",
               "|---|" + "---|" * (len(widths) - 1)]
     for fam in ("shoup", "barrett", "gshoup"):
-        g = [f"{fmt(ratio(ours.get((fam, b), (0, None))[1], ours.get((fam, a), (0, None))[1]), '.2f')} "
-             f"({fmt(ratio(paper.get((fam, b), (0, None))[1], paper.get((fam, a), (0, None))[1]), '.2f')})"
+        g = [" ".join((fmt(ratio(get(ours, fam, b, AREA), get(ours, fam, a, AREA)), ".2f"),
+                       f"({fmt(ratio(get(paper, fam, b, AREA), get(paper, fam, a, AREA)), '.2f')})"))
              for a, b in zip(widths, widths[1:])]
         growth.append(f"| {TITLES[fam]} | " + " | ".join(g) + " |")
     return lines, growth, summary

@@ -25,8 +25,8 @@ def table_designs(widths):
     return [d for d in json.loads(index.read_text())["table"] if int(d.rsplit("_", 1)[1]) in widths]
 
 
-def widths_from_env(default="32,64"):
-    return tuple(int(w) for w in os.environ.get("MODFORGE_WIDTHS", default).split(","))
+def widths_from_env(var="MODFORGE_WIDTHS", default="32,64"):
+    return tuple(int(w) for w in os.environ.get(var, default).split(","))
 
 
 def manifest_path(design: str) -> Path:

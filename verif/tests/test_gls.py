@@ -9,10 +9,10 @@ import os
 
 import pytest
 
-from runner import run_gls, table_designs
+from runner import run_gls, table_designs, widths_from_env
 
-WIDTHS = tuple(int(w) for w in os.environ.get("MODFORGE_GLS_WIDTHS", "32").split(","))
-DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or table_designs(WIDTHS)
+DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
+    table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32"))
 
 
 @pytest.mark.parametrize("design", DESIGNS)
