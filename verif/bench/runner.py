@@ -36,16 +36,20 @@ def manifest_path(design: str) -> Path:
     return p
 
 
-def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=None, build_args=()):
-    """Compile `sources` with top `design` into build/<design>/sim_<kind> and run the bench."""
-    build_dir = BUILD / design / f"sim_{kind}"
+def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=None, build_args=(),
+              test_module: str = "modmul_bench", manifest: Path = None):
+    """Compile `sources` with top `design` into <manifest's design folder>/sim_<kind> and run the
+    bench `test_module` (modmul_bench or ntt_bench) on it."""
+    manifest = manifest or manifest_path(design)
+    build_dir = manifest.parent.parent / f"sim_{kind}"
     runner = get_runner("icarus")
     runner.build(sources=[str(s) for s in sources], hdl_toplevel=design, build_dir=build_dir,
                  defines=defines or {}, build_args=list(build_args), timescale=("1ns", "1ps"))
-    env = {"MODFORGE_MANIFEST": str(manifest_path(design))}
+    env = {"MODFORGE_MANIFEST": str(manifest)}
     env.update(extra_env or {})
-    runner.test(test_module="modmul_bench", hdl_toplevel=design, build_dir=build_dir,
-                test_dir=build_dir, extra_env=env)
+    results = runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
+                          test_dir=build_dir, extra_env=env)
+    return results
 
 
 def netlist_path(design: str) -> Path:

@@ -1,5 +1,6 @@
 package modforge
 
+import modforge.ntt.{NttConfig, NttDesigns, NttOp, NttTile}
 import spinal.core._
 import java.io.{File, PrintWriter}
 
@@ -15,33 +16,46 @@ object ModforgeSpinal {
 
 /** Writes `<out>/<design>/rtl/<design>.v` and a manifest `<design>.json` (ports, widths, latency).
   *
-  * Usage: Generate [--out DIR] DESIGN... | --table | --list
-  * `--table` generates the 12 designs of the paper's Table 1 and writes the index `<out>/designs.json`.
+  * Usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --ntt-table | --list
+  * `--table` generates the 12 designs of the paper's Table 1 and writes the index `<out>/designs.json`;
+  * `--ntt-table` the NTT tiles of reports/ntt_table.md. Options apply to the designs named after
+  * them, so one call can write several variants: `--out DIR`, and `--ntt-q`/`--ntt-psi` (the modulus
+  * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults).
   */
 object Generate {
   def main(args: Array[String]): Unit = {
     var out = "build"
-    var names = Vector[String]()
+    var names = Vector[(String, String, Option[BigInt], Option[BigInt])]() // (design, out, q, psi)
     var table = false
+    var q, psi: Option[BigInt] = None
+    def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
+      case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
+    }
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --ntt-table | --list"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
         case "--out" :: dir :: rest => out = dir; it = rest
-        case "--table" :: rest      => names ++= Designs.table.map(_.name); table = true; it = rest
-        case "--list" :: rest       => Designs.table.foreach(d => println(d.name)); return
+        case "--table" :: rest      => names ++= Designs.table.map(d => (d.name, out, q, psi)); table = true; it = rest
+        case "--ntt-table" :: rest  => names ++= NttDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
+        case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
+        case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
+        case "--list" :: rest       => (Designs.table.map(_.name) ++ NttDesigns.table).foreach(println); return
         case flag :: _ if flag.startsWith("--") =>
-          System.err.println(s"error: unknown option $flag; usage: Generate [--out DIR] DESIGN... | --table | --list"); sys.exit(2)
-        case n :: rest => names :+= n; it = rest
+          System.err.println(s"error: unknown option $flag; $usage"); sys.exit(2)
+        case n :: rest => names :+= ((n, out, q, psi)); it = rest
         case Nil       =>
       }
     }
-    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}"); sys.exit(2) }
-    val designs = names.map(n => Designs.parse(n) match {
-      case Right(d) => d
-      case Left(msg) => System.err.println(s"error: $msg"); sys.exit(2)
-    })
+    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}"); sys.exit(2) }
+    def fail(msg: String) = { System.err.println(s"error: $msg"); sys.exit(2) }
+    val (nttNames, mulNames) = names.partition(j => NttDesigns.isNtt(j._1))
+    // Every name is checked before anything is written.
+    val tiles = nttNames.map { case (n, o, nq, npsi) => (NttDesigns.parse(n, nq, npsi).fold(fail, identity), o) }
+    val designs = mulNames.map { case (n, o, _, _) => (Designs.parse(n).fold(fail, identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
-    for (d <- designs) {
+    for ((c, o) <- tiles) generateTile(o, c)
+    for ((d, out) <- designs) {
       val t0 = System.nanoTime()
       val dir = new File(s"$out/${d.name}/rtl")
       dir.mkdirs()
@@ -55,6 +69,55 @@ object Generate {
     }
   }
 
+  def generateTile(out: String, c: NttConfig): Unit = {
+    val t0 = System.nanoTime()
+    val dir = new File(s"$out/${c.name}/rtl")
+    dir.mkdirs()
+    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
+      val t = new NttTile(c)
+      t.setDefinitionName(c.name)
+      t
+    }
+    writeTileManifest(new File(dir, s"${c.name}.json"), c, report.toplevel)
+    println(f"rtl: ${c.name}%-12s q = ${c.q}, psi = ${c.psi}, NTT ${c.cycles(NttOp.Ntt)} cycles -> ${dir.getPath}/${c.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+  }
+
+  private def portsJson(top: Component): String = top.getAllIo.toSeq.map { p =>
+    val dir = if (p.isInput) "in" else "out"
+    s"""    {"name": "${p.getName()}", "dir": "$dir", "width": ${p.getBitsWidth}}"""
+  }.mkString(",\n")
+
+  /** The tile's manifest: everything a test bench or report needs, including the cycle counts it
+    * promises (checked by verif/tests/test_ntt_tile.py against its own formula and the simulation).
+    */
+  def writeTileManifest(f: File, c: NttConfig, top: NttTile): Unit = {
+    val w = new PrintWriter(f)
+    val cycles = NttOp.all.map(o => s""""${o.name}": ${c.cycles(o)}""").mkString(", ")
+    val ops = NttOp.all.map(o => s""""${o.name}": ${o.code}""").mkString(", ")
+    w.println(s"""{
+  "design": "${c.name}",
+  "kind": "ntt",
+  "family": "ntt",
+  "title": "NTT tile, ${c.mul.title}",
+  "n": ${c.n},
+  "k": ${c.k},
+  "p": ${c.p},
+  "arrangement": "${c.mul.name}",
+  "twiddles": "${c.twiddles.name}",
+  "q": "${c.q}",
+  "psi": "${c.psi}",
+  "latency": ${top.latency},
+  "drain_cycles": ${c.drainCycles},
+  "cycles": {$cycles},
+  "ops": {$ops},
+  "generator": "SpinalHDL ${Spinal.version}",
+  "ports": [
+${portsJson(top)}
+  ]
+}""")
+    w.close()
+  }
+
   /** `<out>/designs.json`: the registry as the Python side and the Makefile read it. */
   def writeIndex(f: File): Unit = {
     val w = new PrintWriter(f)
@@ -64,16 +127,13 @@ object Generate {
   "min_k": ${Designs.minK},
   "max_k": ${Designs.maxK},
   "table_widths": ${Designs.tableWidths.mkString("[", ", ", "]")},
-  "table": ${list(Designs.table.map(_.name))}
+  "table": ${list(Designs.table.map(_.name))},
+  "ntt_table": ${list(NttDesigns.table)}
 }""")
     w.close()
   }
 
   def writeManifest(f: File, d: Design, top: ModMulComponent): Unit = {
-    val ports = top.getAllIo.toSeq.map { p =>
-      val dir = if (p.isInput) "in" else "out"
-      s"""    {"name": "${p.getName()}", "dir": "$dir", "width": ${p.getBitsWidth}}"""
-    }
     val w = new PrintWriter(f)
     w.println(s"""{
   "design": "${d.name}",
@@ -83,7 +143,7 @@ object Generate {
   "latency": ${top.latency},
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
-${ports.mkString(",\n")}
+${portsJson(top)}
   ]
 }""")
     w.close()

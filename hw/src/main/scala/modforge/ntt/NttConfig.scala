@@ -1,0 +1,130 @@
+package modforge.ntt
+
+import modforge.{Designs, PreconditionError, Precompute}
+
+/** How a tile's butterfly units multiply: the paper's three options (Section 5, Figure 3). */
+sealed abstract class MulArrangement(val name: String, val title: String) {
+  /** Cycles of the unit's modular multiplication (the longer path where there are two units). */
+  def mulLatency: Int
+  /** Whether twiddles carry a precomputed Shoup companion W' (Barrett needs none). */
+  def hasCompanion: Boolean
+  /** Largest q the arrangement's multipliers accept at width k (Shoup and GShoup need 2q < 2^k). */
+  def qBound(k: Int): BigInt
+}
+object MulArrangement {
+  /** 1. BarrettOpt for both twiddle and pointwise products. */
+  case object Barrett extends MulArrangement("barrett", "BarrettOpt only") {
+    val mulLatency = 4; val hasCompanion = false
+    def qBound(k: Int) = BigInt(1) << k
+  }
+  /** 2. A Shoup unit for the twiddles beside a BarrettOpt unit for the pointwise products. */
+  case object ShoupBarrett extends MulArrangement("shoupbarrett", "Shoup (twiddles) + BarrettOpt (pointwise)") {
+    val mulLatency = 4; val hasCompanion = true // Shoup's 3 cycles are padded to Barrett's 4
+    def qBound(k: Int) = BigInt(1) << (k - 1)
+  }
+  /** 3. GShoup alone: Shoup path for the twiddles, full path for the pointwise products. */
+  case object GShoup extends MulArrangement("gshoup", "GShoup only") {
+    val mulLatency = 6; val hasCompanion = true
+    def qBound(k: Int) = BigInt(1) << (k - 1)
+  }
+  val all: Seq[MulArrangement] = Seq(Barrett, ShoupBarrett, GShoup)
+}
+
+/** Where the twiddles live: a ROM computed at elaboration from (q, psi), or a RAM the host loads
+  * (with the modulus on input ports, so q can change at run time).
+  */
+sealed abstract class TwiddleStore(val name: String)
+object TwiddleStore {
+  case object Rom extends TwiddleStore("rom")
+  case object Ram extends TwiddleStore("ram")
+}
+
+/** An NTT tile: ring Z_q[x]/(x^N + 1), P butterfly units of width k (README, "NTT tile").
+  * `q` and `psi` default to the largest prime q = 1 mod 2N that every arrangement accepts at k
+  * (q < 2^(k-1)) and to its smallest primitive 2N-th root of unity.
+  */
+case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: TwiddleStore = TwiddleStore.Rom,
+                     qOpt: Option[BigInt] = None, psiOpt: Option[BigInt] = None) {
+  import NttConfig._
+  check(n >= minN && n <= maxN && (n & (n - 1)) == 0, s"N = $n must be a power of two in $minN..$maxN")
+  check(Seq(1, 2, 4).contains(p), s"P = $p butterfly units is not supported: P must be 1, 2 or 4")
+  check(n >= 4 * p, s"N = $n is too small for P = $p units: N must be at least 4P = ${4 * p}")
+  check(k >= Designs.minK && k <= Designs.maxK, s"k = $k is out of range ${Designs.minK}..${Designs.maxK}")
+
+  val logN: Int = Integer.numberOfTrailingZeros(n)
+  val q: BigInt = qOpt.getOrElse(defaultQ(n, k))
+  check(q >= 3 && q.isProbablePrime(64), s"q = $q is not prime")
+  check((q - 1) % (2 * n) == 0, s"q = $q is not 1 mod 2N = ${2 * n}: Z_q has no primitive 2N-th root of unity; pick q = 1 mod ${2 * n}")
+  check(q < mul.qBound(k), s"k = $k is too small for q = $q (${q.bitLength} bits): the ${mul.name} arrangement needs " +
+    s"q < 2^${mul.qBound(k).bitLength - 1}, so k >= ${q.bitLength + (k - mul.qBound(k).bitLength + 1)}")
+  val psi: BigInt = psiOpt.getOrElse(findPsi(n, q))
+  check(psi > 0 && psi < q && psi.modPow(n, q) == q - 1,
+    s"psi = $psi is not a primitive 2N-th root of unity mod q = $q (psi^N must be q-1 = -1 mod q)")
+
+  def name: String = s"ntt_${n}_${k}_p${p}_${mul.name}" + (if (twiddles == TwiddleStore.Ram) "_ram" else "")
+
+  /** Cycles of one butterfly unit: operand register, multiplier, result register. */
+  def butterflyLatency: Int = mul.mulLatency + 2
+  /** Idle cycles between two stages: the last results of a stage are written before the next reads. */
+  def drainCycles: Int = butterflyLatency + 1
+  /** Cycles from a command's cmd_valid&cmd_ready to its `done` pulse, without stream stalls. */
+  def cycles(op: NttOp): Int = op match {
+    case NttOp.Ntt | NttOp.Intt => logN * (n / (2 * p) + drainCycles) + 1
+    case NttOp.PwMul            => n / p + drainCycles + 1
+    case NttOp.Load | NttOp.Unload => n + 1
+  }
+
+  /** log2 of the number of coefficient banks per polynomial slot (2P banks). */
+  def bankBits: Int = Integer.numberOfTrailingZeros(2 * p)
+  def bankDepth: Int = n / (2 * p)
+
+  /** The twiddle tables, index i in 1..N-1 (entry 0 unused): forward W_i = psi^bitrev(i), SEAL's root
+    * powers, and inverse W_i^-1 / 2, which folds N^-1 into the log2(N) Gentleman-Sande stages.
+    */
+  lazy val forward: IndexedSeq[BigInt] = (0 until n).map(i => psi.modPow(bitrev(i, logN), q))
+  lazy val inverse: IndexedSeq[BigInt] = forward.map(w => (w.modInverse(q) * BigInt(2).modInverse(q)) % q)
+  /** The Shoup companion of a twiddle for this arrangement's multiplier. */
+  def companion(w: BigInt): BigInt = mul match {
+    case MulArrangement.Barrett      => BigInt(0)
+    case MulArrangement.ShoupBarrett => Precompute.shoupR(k, w, q)
+    case MulArrangement.GShoup       => Precompute.shoupR(k, w, Precompute.gshoup(k, q)._1)
+  }
+}
+
+object NttConfig {
+  val minN = 4
+  val maxN = 4096
+
+  def check(ok: Boolean, what: => String): Unit = if (!ok) throw new PreconditionError(s"NTT tile: $what")
+
+  def bitrev(x: Int, bits: Int): Int = (0 until bits).foldLeft(0)((acc, i) => (acc << 1) | ((x >> i) & 1))
+
+  /** The largest prime q < 2^(k-1) with q = 1 mod 2N (accepted by all three arrangements). */
+  def defaultQ(n: Int, k: Int): BigInt = {
+    val step = BigInt(2 * n)
+    var q = ((BigInt(1) << (k - 1)) - 1) / step * step + 1
+    while (q > step && !q.isProbablePrime(64)) q -= step
+    check(q > step, s"no prime q = 1 mod ${2 * n} below 2^${k - 1}")
+    q
+  }
+
+  /** The smallest primitive 2N-th root of unity: the first g^((q-1)/2N) with psi^N = -1
+    * (the same search as verif/modmul/ntt.py find_psi).
+    */
+  def findPsi(n: Int, q: BigInt): BigInt = {
+    val e = (q - 1) / (2 * n)
+    Iterator.iterate(BigInt(2))(_ + 1).takeWhile(_ < q).map(_.modPow(e, q)).find(_.modPow(n, q) == q - 1)
+      .getOrElse(throw new PreconditionError(s"NTT tile: no primitive 2N-th root of unity mod $q"))
+  }
+}
+
+/** Commands of the tile (`cmd_op`). */
+sealed abstract class NttOp(val code: Int, val name: String)
+object NttOp {
+  case object Load extends NttOp(0, "LOAD")
+  case object Unload extends NttOp(1, "UNLOAD")
+  case object Ntt extends NttOp(2, "NTT")
+  case object Intt extends NttOp(3, "INTT")
+  case object PwMul extends NttOp(4, "PWMUL")
+  val all: Seq[NttOp] = Seq(Load, Unload, Ntt, Intt, PwMul)
+}

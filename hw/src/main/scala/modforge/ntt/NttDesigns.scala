@@ -1,0 +1,35 @@
+package modforge.ntt
+
+import modforge.PreconditionError
+
+/** NTT tiles in the design registry: `ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup>[_ram]`.
+  * Without `_ram` the twiddles are a ROM for the default q and psi ([[NttConfig]]); the generator's
+  * `--ntt-q` and `--ntt-psi` pick others.
+  */
+object NttDesigns {
+  /** The tiles of reports/ntt_table.md: the three arrangements side by side, and one wider tile. */
+  val table: Seq[String] =
+    MulArrangement.all.map(m => s"ntt_256_64_p2_${m.name}") :+ "ntt_64_128_p1_gshoup"
+
+  def help: String =
+    s"valid NTT tiles: ntt_<N>_<k>_p<P>_<arrangement>[_ram], N a power of two in ${NttConfig.minN}..${NttConfig.maxN}, " +
+      s"P in {1, 2, 4}, arrangement in {${MulArrangement.all.map(_.name).mkString(", ")}}; the table tiles are ${table.mkString(" ")}"
+
+  def isNtt(name: String): Boolean = name.startsWith("ntt_")
+
+  def parse(name: String, q: Option[BigInt] = None, psi: Option[BigInt] = None): Either[String, NttConfig] = {
+    val Pattern = """ntt_(\d+)_(\d+)_p(\d+)_([a-z]+?)(_ram)?""".r
+    name match {
+      case Pattern(nStr, kStr, pStr, mulStr, ram) =>
+        MulArrangement.all.find(_.name == mulStr) match {
+          case None => Left(s"unknown multiplier arrangement '$mulStr' in '$name'; $help")
+          case Some(mul) =>
+            if (nStr.length > 6 || kStr.length > 6 || pStr.length > 3) Left(s"'$name': a number is out of range; $help")
+            else try Right(NttConfig(nStr.toInt, kStr.toInt, pStr.toInt, mul,
+              if (ram != null) TwiddleStore.Ram else TwiddleStore.Rom, q, psi))
+            catch { case e: PreconditionError => Left(s"'$name': ${e.getMessage}; $help") }
+        }
+      case _ => Left(s"unknown NTT tile '$name'; $help")
+    }
+  }
+}

@@ -1,0 +1,287 @@
+"""cocotb bench for the NTT tiles (``ntt_<N>_<k>_p<P>_<arrangement>[_ram]``).
+
+The tile is described by its manifest (``MODFORGE_MANIFEST``: N, k, P, q, psi, latency, the
+cycle counts it promises, command codes). Every result is checked against :mod:`modmul.ntt`,
+a direct O(N^2) evaluation of the negacyclic transform at odd powers of psi and a schoolbook
+negacyclic product: no butterflies, no twiddle tables. Cycle counts are checked against the
+formula below, written here from the README, and against the manifest.
+
+Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_STALL (probability
+of a stalled beat on the load and unload streams in the stall tests, default 0.3), MODFORGE_CLK_NS.
+"""
+import json
+import os
+import random
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge
+
+from modmul import ntt as model
+from modmul.precompute import barrett_params, gshoup_params
+
+LOAD, UNLOAD, NTT, INTT, PWMUL = 0, 1, 2, 3, 4
+NAMES = {LOAD: "LOAD", UNLOAD: "UNLOAD", NTT: "NTT", INTT: "INTT", PWMUL: "PWMUL"}
+MUL_LATENCY = {"barrett": 4, "shoupbarrett": 4, "gshoup": 6}  # the multipliers' pipelines (README)
+
+
+def expected_cycles(op, n, p, arrangement):
+    """README, "NTT tile", cycle counts: butterfly latency L = multiplier + 2 registers; each stage
+    issues N/(2P) cycles, then waits L + 1 for its last results."""
+    lat = MUL_LATENCY[arrangement] + 2
+    log_n = n.bit_length() - 1
+    return {NTT: log_n * (n // (2 * p) + lat + 1) + 1, INTT: log_n * (n // (2 * p) + lat + 1) + 1,
+            PWMUL: n // p + lat + 2, LOAD: n + 1, UNLOAD: n + 1}[op]
+
+
+class NttBench:
+    """Runs programs of tile commands, cycle by cycle.
+
+    Inputs change on the falling edge and are sampled at the next rising edge, so a handshake
+    fires when valid is driven while ready is seen high at the same falling edge.
+    """
+
+    def __init__(self, dut, manifest: dict, seed: int):
+        self.dut, self.m = dut, manifest
+        self.name = manifest["design"]
+        self.n, self.k, self.p = manifest["n"], manifest["k"], manifest["p"]
+        self.q, self.psi = int(manifest["q"]), int(manifest["psi"])
+        self.arrangement = manifest["arrangement"]
+        self.rng = random.Random(seed)
+        self.cycle = 0
+
+    async def start(self, clk_ns: float):
+        cocotb.start_soon(Clock(self.dut.clk, clk_ns, unit="ns").start())
+        d = self.dut
+        d.reset.value = 1
+        d.cmd_valid.value = 0
+        d.load_valid.value = 0
+        d.unload_ready.value = 0
+        d.cmd_op.value = 0
+        d.cmd_slot.value = 0
+        d.load_data.value = 0
+        if self.m["twiddles"] == "ram":
+            d.tw_valid.value = 0
+            self.drive_modulus(self.q)
+        for _ in range(3):
+            await FallingEdge(d.clk)
+        d.reset.value = 0
+        if self.m["twiddles"] == "ram":
+            await self.load_twiddles(self.q, self.psi)
+
+    # ---- RAM tile: modulus ports and twiddle writes, computed here from (q, psi) ----
+    def drive_modulus(self, q):
+        d, k = self.dut, self.k
+        d.mod_q.value = q
+        if self.arrangement in ("barrett", "shoupbarrett"):
+            mp, r, l = barrett_params(k, q)
+            d.mod_barrett_m.value, d.mod_barrett_r.value, d.mod_barrett_l.value = mp, r, l
+        if self.arrangement == "gshoup":
+            mp, g, l = gshoup_params(k, q)
+            d.mod_gshoup_m.value, d.mod_gshoup_g.value, d.mod_gshoup_l.value = mp, g, l
+
+    def twiddle_tables(self, q, psi):
+        """Forward psi^bitrev(i) and inverse psi^-bitrev(i) / 2 (N^-1 spread over log2 N stages),
+        each with the companion the arrangement's Shoup path needs."""
+        fwd = model.root_powers_bitrev(self.n, q, psi)
+        inv = [pow(w, -1, q) * pow(2, -1, q) % q for w in fwd]
+        if self.arrangement == "gshoup":
+            div = gshoup_params(self.k, q)[0]
+        else:
+            div = q
+        comp = (lambda w: (w << self.k) // div) if self.arrangement != "barrett" else (lambda w: 0)
+        return [(w, comp(w)) for w in fwd], [(w, comp(w)) for w in inv]
+
+    async def load_twiddles(self, q, psi):
+        d = self.dut
+        fwd, inv = self.twiddle_tables(q, psi)
+        for inverse, table in ((0, fwd), (1, inv)):
+            for i in range(1, self.n):
+                await FallingEdge(d.clk)
+                d.tw_valid.value, d.tw_inverse.value, d.tw_index.value = 1, inverse, i
+                d.tw_w.value, d.tw_r.value = table[i]
+        await FallingEdge(d.clk)
+        d.tw_valid.value = 0
+
+    # ---- Commands ----
+    async def run(self, program, stall=0.0, gaps=0.0, max_cycles=None):
+        """Runs `program`, a list of (op, slot, coefficients for LOAD or None). A command is
+        presented in the cycle its predecessor's `done` is seen (back to back) unless `gaps` adds
+        idle cycles. `stall` is the probability of a stalled beat on either stream. Returns one dict
+        per command: op, slot, cycles (fire to done), stalls, data (UNLOAD)."""
+        d, rng = self.dut, self.rng
+        max_cycles = max_cycles or 50 * sum(expected_cycles(op, self.n, self.p, self.arrangement)
+                                            for op, _, _ in program) + 1000
+        results, queue, cur = [], list(program), None
+        start = self.cycle
+        while queue or cur is not None:
+            await FallingEdge(d.clk)
+            self.cycle += 1
+            assert self.cycle - start < max_cycles, f"{self.name}: no done after {max_cycles} cycles ({cur})"
+            done, ready = self._bit("done"), self._bit("cmd_ready")
+            assert not self._bit("bad_cmd"), f"{self.name}: bad_cmd at cycle {self.cycle}"
+            if done:
+                assert cur is not None, f"{self.name}: done at cycle {self.cycle} with no command running"
+                cur["cycles"] = self.cycle - cur.pop("fire")
+                if cur["op"] == LOAD:
+                    assert cur.pop("beats") == self.n
+                else:
+                    cur.pop("beats")
+                if cur["op"] == UNLOAD:
+                    assert len(cur["data"]) == self.n, f"{self.name}: UNLOAD gave {len(cur['data'])} coefficients"
+                cur.pop("coeffs")
+                results.append(cur)
+                cur = None
+            # Command stream.
+            d.cmd_valid.value = 0
+            d.cmd_op.value = rng.getrandbits(3)
+            d.cmd_slot.value = rng.getrandbits(1)
+            if cur is None and queue and not (gaps and rng.random() < gaps):
+                op, slot, coeffs = queue[0]
+                d.cmd_valid.value, d.cmd_op.value, d.cmd_slot.value = 1, op, slot
+                if ready:
+                    queue.pop(0)
+                    cur = {"op": op, "slot": slot, "fire": self.cycle, "beats": 0, "stalls": 0,
+                           "coeffs": coeffs, "data": []}
+            elif cur is None and queue:
+                pass
+            # Load stream.
+            d.load_valid.value = 0
+            d.load_data.value = rng.getrandbits(self.k)
+            if self._bit("load_ready"):
+                assert cur is not None and cur["op"] == LOAD, f"{self.name}: load_ready outside LOAD"
+                if stall and rng.random() < stall:
+                    cur["stalls"] += 1
+                else:
+                    d.load_valid.value, d.load_data.value = 1, cur["coeffs"][cur["beats"]]
+                    cur["beats"] += 1
+            # Unload stream.
+            d.unload_ready.value = 0
+            if self._bit("unload_valid"):
+                assert cur is not None and cur["op"] == UNLOAD, f"{self.name}: unload_valid outside UNLOAD"
+                if stall and rng.random() < stall:
+                    cur["stalls"] += 1
+                else:
+                    v = d.unload_data.value
+                    assert v.is_resolvable, f"{self.name}: unload_data = {v} (X/Z) at index {len(cur['data'])}"
+                    d.unload_ready.value = 1
+                    cur["data"].append(int(v))
+        return results
+
+    def _bit(self, name):
+        v = getattr(self.dut, name).value
+        assert v.is_resolvable, f"{self.name}: {name} is {v} at cycle {self.cycle}"
+        return int(v)
+
+    def check_cycles(self, results):
+        for r in results:
+            want = expected_cycles(r["op"], self.n, self.p, self.arrangement) + r["stalls"]
+            assert r["cycles"] == want, (f"{self.name}: {NAMES[r['op']]} took {r['cycles']} cycles, the README "
+                                         f"formula gives {want} ({r['stalls']} stalls)")
+            assert self.m["cycles"][NAMES[r["op"]]] + r["stalls"] == r["cycles"], f"{self.name}: manifest cycles differ"
+
+    # ---- Operands ----
+    def random_poly(self):
+        return [self.rng.randrange(self.q) for _ in range(self.n)]
+
+    def edge_polys(self):
+        q, n = self.q, self.n
+        impulse_last = [0] * (n - 1) + [1]
+        return [[0] * n, [q - 1] * n, [(q - 1) * (i & 1) for i in range(n)], [1] + [0] * (n - 1), impulse_last,
+                [self.rng.choice((0, 1, q - 1, q - 2, q // 2)) for _ in range(n)]]
+
+    def check(self, got, want, what):
+        bad = [i for i, (g, w) in enumerate(zip(got, want)) if g != w]
+        assert not bad, (f"{self.name}: {what}: {len(bad)} of {self.n} coefficients wrong, first at index "
+                         f"{bad[0]}: got {got[bad[0]]}, expected {want[bad[0]]}")
+
+
+def _manifest():
+    with open(os.environ["MODFORGE_MANIFEST"]) as f:
+        return json.load(f)
+
+
+async def _bench(dut, salt=0) -> NttBench:
+    tb = NttBench(dut, _manifest(), int(os.environ.get("MODFORGE_SEED", "1")) + salt)
+    await tb.start(float(os.environ.get("MODFORGE_CLK_NS", "10")))
+    return tb
+
+
+@cocotb.test()
+async def ntt_forward(dut):
+    """NTT of random and edge polynomials: natural order in, SEAL's bit-reversed order out."""
+    tb = await _bench(dut, 1)
+    for a in [tb.random_poly(), tb.random_poly()] + tb.edge_polys():
+        res = await tb.run([(LOAD, 0, a), (NTT, 0, None), (UNLOAD, 0, None)])
+        tb.check_cycles(res)
+        tb.check(res[2]["data"], model.ntt(a, tb.q, tb.psi), "NTT")
+
+
+@cocotb.test()
+async def ntt_inverse(dut):
+    """INTT of random and edge vectors in slot 1: bit-reversed in, natural out, N^-1 included."""
+    tb = await _bench(dut, 2)
+    for y in [tb.random_poly(), tb.random_poly()] + tb.edge_polys():
+        res = await tb.run([(LOAD, 1, y), (INTT, 1, None), (UNLOAD, 1, None)])
+        tb.check_cycles(res)
+        tb.check(res[2]["data"], model.intt(y, tb.q, tb.psi), "INTT")
+
+
+@cocotb.test()
+async def pointwise(dut):
+    """PWMUL in both directions: slot 0 *= slot 1, then slot 1 *= slot 0."""
+    tb = await _bench(dut, 3)
+    for a, b in [(tb.random_poly(), tb.random_poly()), ([tb.q - 1] * tb.n, [tb.q - 1] * tb.n),
+                 (tb.edge_polys()[5], tb.random_poly())]:
+        c = model.pointwise(a, b, tb.q)
+        res = await tb.run([(LOAD, 0, a), (LOAD, 1, b), (PWMUL, 0, None), (UNLOAD, 0, None),
+                            (PWMUL, 1, None), (UNLOAD, 1, None)])
+        tb.check_cycles(res)
+        tb.check(res[3]["data"], c, "PWMUL slot 0")
+        tb.check(res[5]["data"], model.pointwise(b, c, tb.q), "PWMUL slot 1")
+
+
+@cocotb.test()
+async def polymul_back_to_back(dut):
+    """a*b mod (x^N + 1): LOAD, LOAD, NTT, NTT, PWMUL, INTT, UNLOAD with no idle cycle between
+    commands, against a schoolbook negacyclic product."""
+    tb = await _bench(dut, 4)
+    for a, b in [(tb.random_poly(), tb.random_poly()), ([tb.q - 1] * tb.n, [tb.q - 1] * tb.n),
+                 (tb.edge_polys()[4], tb.random_poly())]:
+        res = await tb.run([(LOAD, 0, a), (LOAD, 1, b), (NTT, 0, None), (NTT, 1, None), (PWMUL, 0, None),
+                            (INTT, 0, None), (UNLOAD, 0, None)])
+        tb.check_cycles(res)
+        tb.check(res[-1]["data"], model.negacyclic_schoolbook(a, b, tb.q), "a*b mod (x^N+1)")
+
+
+@cocotb.test()
+async def stalls_and_gaps(dut):
+    """The same product with stalled beats on both streams and idle cycles between commands;
+    then NTT followed by INTT gives the input back."""
+    tb = await _bench(dut, 5)
+    stall = float(os.environ.get("MODFORGE_STALL", "0.3"))
+    a, b = tb.random_poly(), tb.random_poly()
+    res = await tb.run([(LOAD, 1, a), (LOAD, 0, b), (NTT, 1, None), (NTT, 0, None), (PWMUL, 1, None),
+                        (INTT, 1, None), (UNLOAD, 1, None)], stall=stall, gaps=0.5)
+    tb.check_cycles(res)
+    assert sum(r["stalls"] for r in res) > 0, "no stall was exercised"
+    tb.check(res[-1]["data"], model.negacyclic_schoolbook(a, b, tb.q), "a*b mod (x^N+1) with stalls")
+    res = await tb.run([(LOAD, 0, a), (NTT, 0, None), (INTT, 0, None), (UNLOAD, 0, None)], stall=stall)
+    tb.check(res[-1]["data"], a, "INTT(NTT(a))")
+
+
+@cocotb.test()
+async def bad_command(dut):
+    """Codes 5-7 finish at once with done and bad_cmd and change nothing."""
+    tb = await _bench(dut, 6)
+    a = tb.random_poly()
+    await tb.run([(LOAD, 0, a)])
+    d = tb.dut
+    for code in (5, 6, 7):
+        await FallingEdge(d.clk)
+        d.cmd_valid.value, d.cmd_op.value = 1, code
+        await FallingEdge(d.clk)
+        d.cmd_valid.value = 0
+        assert int(d.done.value) == 1 and int(d.bad_cmd.value) == 1, f"code {code}: no done/bad_cmd"
+    res = await tb.run([(UNLOAD, 0, None)])
+    tb.check(res[0]["data"], a, "slot 0 after bad commands")

@@ -1,0 +1,56 @@
+"""cocotb tests of the NTT tiles (verif/bench/ntt_bench.py), one pytest case per tile.
+
+The tiles are generated here, in one generator call, into build/ntt_tests/<case>/. The fast set
+(make test) covers the three multiplier arrangements, P = 1, 2 and 4, the RAM twiddles and
+moduli near 2^k, near 2^(k-1) and far below; MODFORGE_NTT_LONG=1 (make test-long) adds the
+tiles of reports/ntt_table.md at their sizes.
+"""
+import os
+import subprocess
+
+import pytest
+
+from modmul.primes import ntt_prime
+from runner import BUILD, ROOT, run_bench
+
+OUT = BUILD / "ntt_tests"
+
+# (design, q or None for the generator's default: the largest q = 1 mod 2N below 2^(k-1))
+FAST = [
+    ("ntt_16_32_p1_gshoup", None),
+    ("ntt_16_32_p2_barrett", ntt_prime(32, 32)),       # near 2^k: only Barrett takes q > 2^(k-1)
+    ("ntt_16_32_p4_shoupbarrett", None),
+    ("ntt_32_32_p2_gshoup", 193),                     # far below 2^k
+    ("ntt_8_16_p1_barrett", 17),                      # the smallest k, q = 2N + 1
+    ("ntt_16_32_p2_gshoup_ram", None),
+    ("ntt_16_24_p2_shoupbarrett_ram", ntt_prime(20, 32)),
+]
+LONG = [
+    ("ntt_256_64_p2_barrett", None),
+    ("ntt_256_64_p2_shoupbarrett", None),
+    ("ntt_256_64_p2_gshoup", None),
+    ("ntt_64_128_p1_gshoup", None),
+    ("ntt_64_64_p4_gshoup_ram", ntt_prime(40, 128)),
+]
+CASES = FAST + (LONG if os.environ.get("MODFORGE_NTT_LONG") == "1" else [])
+
+
+def case_dir(design, q):
+    return OUT / f"{design}_q{q or 'default'}"
+
+
+@pytest.fixture(scope="session")
+def generated():
+    """All tiles in one generator run (options apply to the designs after them)."""
+    args = []
+    for design, q in CASES:
+        args += ["--out", str(case_dir(design, q)), "--ntt-q", str(q or "default"), design]
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", *args], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    return True
+
+
+@pytest.mark.parametrize("design,q", CASES, ids=[f"{d}-q{q or 'default'}" for d, q in CASES])
+def test_ntt_tile(generated, design, q):
+    rtl = case_dir(design, q) / design / "rtl" / f"{design}.v"
+    run_bench(design, [rtl], kind="rtl", test_module="ntt_bench", manifest=rtl.with_suffix(".json"))
