@@ -1,0 +1,43 @@
+package modforge.ntt
+
+import org.scalatest.funsuite.AnyFunSuite
+
+/** The generator's parameter checks: each bad parameter is refused with a message naming it. */
+class NttConfigSpec extends AnyFunSuite {
+  def refused(name: String, q: Option[BigInt] = None, psi: Option[BigInt] = None)(words: String*): Unit = {
+    val r = NttDesigns.parse(name, q, psi)
+    assert(r.isLeft, s"$name was accepted")
+    for (w <- words) assert(r.left.toOption.get.contains(w), s"$name: '${r.left.toOption.get}' does not say '$w'")
+  }
+  test("N not a power of two, P not 1/2/4, N too small for P") {
+    refused("ntt_48_32_p1_gshoup")("N = 48", "power of two")
+    refused("ntt_16_32_p3_gshoup")("P = 3")
+    refused("ntt_8_32_p4_gshoup")("at least 4P")
+  }
+  test("q not 1 mod 2N, q not prime, k too small for q") {
+    refused("ntt_16_32_p1_gshoup", q = Some(BigInt(113)))("not 1 mod 2N = 32")
+    refused("ntt_16_32_p1_gshoup", q = Some(BigInt(33 * 97)))("not prime")
+    // 4294966657 = 1 mod 32, 32 bits: Barrett takes it at k = 32, Shoup and GShoup need k = 33.
+    assert(NttDesigns.parse("ntt_16_32_p1_barrett", q = Some(BigInt("4294966657"))).isRight)
+    refused("ntt_16_32_p1_gshoup", q = Some(BigInt("4294966657")))("k = 32 is too small", "k >= 33")
+    refused("ntt_16_32_p1_shoupbarrett", q = Some(BigInt("4294966657")))("k = 32 is too small")
+  }
+  test("psi not a primitive 2N-th root of unity") {
+    val c = NttDesigns.parse("ntt_16_32_p1_gshoup").toOption.get
+    refused("ntt_16_32_p1_gshoup", psi = Some(c.psi * c.psi % c.q))("not a primitive 2N-th root")
+    refused("ntt_16_32_p1_gshoup", psi = Some(BigInt(1)))("not a primitive 2N-th root")
+  }
+  test("unknown names and arrangements list the valid choices") {
+    refused("ntt_16_32_p1_montgomery")("unknown multiplier arrangement", "shoupbarrett")
+    refused("ntt_16_32_gshoup")("unknown NTT tile", "valid NTT tiles")
+  }
+  test("default q and psi: the largest q = 1 mod 2N below 2^(k-1), psi^N = -1, SEAL's root powers") {
+    val c = NttConfig(1024, 64, 2, MulArrangement.GShoup)
+    assert(c.q < (BigInt(1) << 63) && c.q.isProbablePrime(64) && (c.q - 1) % 2048 == 0)
+    assert(((c.q + 2048) until (BigInt(1) << 63) by 2048).forall(!_.isProbablePrime(64)))
+    // SEAL's published N = 4 example (native/tests/seal/util/ntt.cpp), q = 0xffffffffffc0001.
+    val seal = NttConfig(4, 61, 1, MulArrangement.GShoup, qOpt = Some(BigInt("1152921504606584833")),
+      psiOpt = Some(BigInt("178930308976060547")))
+    assert(seal.forward.drop(1) == Seq("288794978602139552", "178930308976060547", "748001537669050592").map(BigInt(_)))
+  }
+}
