@@ -13,24 +13,28 @@ help:
 	@echo "make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
 	@echo "make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus)"
 	@echo "make rtl DESIGN=<d>     build/<d>/rtl/<d>.v and its manifest <d>.json"
-	@echo "make rtl-all            the 12 designs of the paper's Table 1"
+	@echo "make rtl-all            the 12 designs of the paper's Table 1 and the NTT tiles of reports/ntt_table.md"
 	@echo "make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "make test-long          all 12 table designs, 10,000 operations each"
 	@echo "make check-classic      does LibreLane's Classic flow accept the config with this PDK?"
 	@echo "make fpga DESIGN=<d> TARGET=xc7|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
-	@echo "make reports            Table 1 and Figures 2-3 in SKY130 -> reports/ (runs missing designs)"
+	@echo "make reports            Table 1, Figures 2-3 and the NTT table in SKY130, the FPGA table -> reports/ (runs missing designs)"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
 	@echo "designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
+	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup>[_ram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup"
 
 setup:
 	@scripts/setup.sh
 
+# NTT tiles take NTT_Q and NTT_PSI (defaults: the largest q = 1 mod 2N below 2^(k-1), its smallest psi).
+NTT_Q   ?= default
+NTT_PSI ?= default
 rtl: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) $(DESIGN)
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --ntt-q $(NTT_Q) --ntt-psi $(NTT_PSI) $(DESIGN)
 
 rtl-all: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table
 
 # Synthesis and STA at three corners (README, "Hardening"); results in build/<d>/harden/.
 harden: rtl
@@ -54,17 +58,17 @@ GLS_FAST := barrett_32 shoup_32 gshoup_32
 
 test: setup
 	$(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table
 	for d in $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
 	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 $(PYTEST) -q verif/tests
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
-	MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
+	MODFORGE_NTT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed).
@@ -82,6 +86,7 @@ fpga: rtl
 # designs whose RTL changed. One design's failure does not stop the others.
 reports: rtl-all
 	.venv/bin/python flow/reports.py || status=$$?; \
+	.venv/bin/python flow/ntt_reports.py || status=$$?; \
 	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
 
 # Reruns the flow on every table design and records each step's time and memory.

@@ -18,7 +18,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
 from modmul import ntt as model
-from modmul.precompute import barrett_params, gshoup_params
+from modmul.ntt_host import modulus_ports, twiddle_writes
+from modmul.primes import ntt_prime
 
 LOAD, UNLOAD, NTT, INTT, PWMUL = 0, 1, 2, 3, 4
 NAMES = {LOAD: "LOAD", UNLOAD: "UNLOAD", NTT: "NTT", INTT: "INTT", PWMUL: "PWMUL"}
@@ -69,37 +70,16 @@ class NttBench:
         if self.m["twiddles"] == "ram":
             await self.load_twiddles(self.q, self.psi)
 
-    # ---- RAM tile: modulus ports and twiddle writes, computed here from (q, psi) ----
+    # ---- RAM tile: modulus ports and twiddle writes (modmul.ntt_host) ----
     def drive_modulus(self, q):
-        d, k = self.dut, self.k
-        d.mod_q.value = q
-        if self.arrangement in ("barrett", "shoupbarrett"):
-            mp, r, l = barrett_params(k, q)
-            d.mod_barrett_m.value, d.mod_barrett_r.value, d.mod_barrett_l.value = mp, r, l
-        if self.arrangement == "gshoup":
-            mp, g, l = gshoup_params(k, q)
-            d.mod_gshoup_m.value, d.mod_gshoup_g.value, d.mod_gshoup_l.value = mp, g, l
-
-    def twiddle_tables(self, q, psi):
-        """Forward psi^bitrev(i) and inverse psi^-bitrev(i) / 2 (N^-1 spread over log2 N stages),
-        each with the companion the arrangement's Shoup path needs."""
-        fwd = model.root_powers_bitrev(self.n, q, psi)
-        inv = [pow(w, -1, q) * pow(2, -1, q) % q for w in fwd]
-        if self.arrangement == "gshoup":
-            div = gshoup_params(self.k, q)[0]
-        else:
-            div = q
-        comp = (lambda w: (w << self.k) // div) if self.arrangement != "barrett" else (lambda w: 0)
-        return [(w, comp(w)) for w in fwd], [(w, comp(w)) for w in inv]
+        for name, value in modulus_ports(self.k, q, self.arrangement).items():
+            getattr(self.dut, name).value = value
 
     async def load_twiddles(self, q, psi):
         d = self.dut
-        fwd, inv = self.twiddle_tables(q, psi)
-        for inverse, table in ((0, fwd), (1, inv)):
-            for i in range(1, self.n):
-                await FallingEdge(d.clk)
-                d.tw_valid.value, d.tw_inverse.value, d.tw_index.value = 1, inverse, i
-                d.tw_w.value, d.tw_r.value = table[i]
+        for inverse, index, w, r in twiddle_writes(self.n, self.k, q, psi, self.arrangement):
+            await FallingEdge(d.clk)
+            d.tw_valid.value, d.tw_inverse.value, d.tw_index.value, d.tw_w.value, d.tw_r.value = 1, inverse, index, w, r
         await FallingEdge(d.clk)
         d.tw_valid.value = 0
 
@@ -285,3 +265,21 @@ async def bad_command(dut):
         assert int(d.done.value) == 1 and int(d.bad_cmd.value) == 1, f"code {code}: no done/bad_cmd"
     res = await tb.run([(UNLOAD, 0, None)])
     tb.check(res[0]["data"], a, "slot 0 after bad commands")
+
+
+@cocotb.test()
+async def ram_new_modulus(dut):
+    """RAM tiles only: a second q (and psi) at run time, by new modulus ports and twiddle writes."""
+    tb = await _bench(dut, 7)
+    if tb.m["twiddles"] != "ram":
+        return
+    q2 = ntt_prime(max(tb.q.bit_length() - 7, 2 * tb.n.bit_length() + 1), 2 * tb.n)
+    psi2 = model.find_psi(tb.n, q2)
+    tb.drive_modulus(q2)
+    await tb.load_twiddles(q2, psi2)
+    tb.q, tb.psi = q2, psi2
+    a, b = tb.random_poly(), tb.random_poly()
+    res = await tb.run([(LOAD, 0, a), (LOAD, 1, b), (NTT, 0, None), (NTT, 1, None), (PWMUL, 0, None),
+                        (INTT, 0, None), (UNLOAD, 0, None)])
+    tb.check_cycles(res)
+    tb.check(res[-1]["data"], model.negacyclic_schoolbook(a, b, q2), f"a*b mod (x^N+1) with q = {q2}")

@@ -7,9 +7,12 @@ import modforge.PreconditionError
   * `--ntt-q` and `--ntt-psi` pick others.
   */
 object NttDesigns {
-  /** The tiles of reports/ntt_table.md: the three arrangements side by side, and one wider tile. */
+  /** The tiles of reports/ntt_table.md: the three arrangements side by side with ROM twiddles (q fixed,
+    * so the modulus is a constant the synthesis folds into the multipliers) and with RAM twiddles
+    * (q on input ports: the multipliers stay general, as in the paper), and one wider tile.
+    */
   val table: Seq[String] =
-    MulArrangement.all.map(m => s"ntt_256_64_p2_${m.name}") :+ "ntt_64_128_p1_gshoup"
+    (for (tw <- Seq("", "_ram"); m <- MulArrangement.all) yield s"ntt_256_64_p2_${m.name}$tw") :+ "ntt_64_128_p1_gshoup"
 
   def help: String =
     s"valid NTT tiles: ntt_<N>_<k>_p<P>_<arrangement>[_ram], N a power of two in ${NttConfig.minN}..${NttConfig.maxN}, " +

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The NTT tiles in SKY130: reports/ntt_table.md (and .csv), the hardware version of the paper's Figure 3.
+
+    flow/ntt_reports.py [--collect-only] [--rerun] [DESIGN...]
+
+For each tile of build/designs.json's "ntt_table" (`make rtl-all`), runs flow/harden.py unless a
+result exists for the current RTL and flow code, then tabulates area, critical path (tt), the
+tile's cycle counts (from its manifest, which the cocotb and SpinalSim tests check against the
+simulation) and the time and area-time product per NTT and per polynomial product at the STA
+clock (clock period = critical path). A polynomial product is NTT(a), NTT(b), PWMUL, INTT on
+the tile; loading a and b and unloading the result add 3(N + 1) cycles, shown separately.
+"""
+import argparse
+import csv
+import datetime
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harden import BUILD  # noqa: E402
+from pdk import ROOT  # noqa: E402
+from reports import REPORTS, fmt, result, run_designs  # noqa: E402
+
+TITLES = {"barrett": "BarrettOpt only", "shoupbarrett": "Shoup + BarrettOpt", "gshoup": "GShoup only"}
+
+
+def manifest(d):
+    return json.loads((BUILD / d / "rtl" / f"{d}.json").read_text())
+
+
+def flop_area(m):
+    """Area of the flip-flops, from the synthesis step's cell statistics (storage dominates it)."""
+    stat = next((ROOT / m["run_folder"]).glob("*-modforge-synthesis/stat.json"), None)
+    if not stat:
+        return None
+    return json.loads(stat.read_text())["design"].get("sequential_area")
+
+
+def row(d):
+    mf, m = manifest(d), result(d)
+    c = mf["cycles"]
+    polymul = 2 * c["NTT"] + c["PWMUL"] + c["INTT"]
+    streams = 2 * c["LOAD"] + c["UNLOAD"]
+    r = {"design": d, "arrangement": mf["arrangement"], "twiddles": mf["twiddles"], "n": mf["n"], "k": mf["k"],
+         "p": mf["p"], "q_bits": int(mf["q"]).bit_length(), "latency": mf["latency"],
+         "cycles_ntt": c["NTT"], "cycles_pwmul": c["PWMUL"], "cycles_polymul": polymul, "cycles_streams": streams,
+         "ideal_ntt": mf["n"] // 2 * (mf["n"].bit_length() - 1) // mf["p"]}
+    if m:
+        cp = m["critical_path_ns"]
+        r.update(area_um2=m["design__instance__area"], cells=m["design__instance__count"], critical_path_ns=cp,
+                 critical_path_ss_ns=m["critical_path_ns__corner"].get("ss_100C_1v60"),
+                 worst_path=f"{m['critical_path_endpoints']['start']} -> {m['critical_path_endpoints']['end']}",
+                 us_ntt=c["NTT"] * cp / 1000, us_polymul=polymul * cp / 1000,
+                 us_polymul_streams=(polymul + streams) * cp / 1000, date=m["date"], tools=m["tools"], flow=m["flow"])
+        r["at_mm2_us"] = r["area_um2"] / 1e6 * r["us_polymul"]
+        seq = flop_area(m)
+        r["flop_share"] = seq / r["area_um2"] if seq else None
+    return r
+
+
+def pct(a, b):
+    return f"{100 * (a / b - 1):+.0f}%"
+
+
+def paragraph(rows, mults):
+    """What the three arrangements at the same (N, k, P) say about the paper's claim, from the figures."""
+    out = []
+    for tw in ("rom", "ram"):
+        g = {r["arrangement"]: r for r in rows if r["twiddles"] == tw and r["n"] == 256 and "area_um2" in r}
+        if len(g) < 3:
+            continue
+        b, s, gs = g["barrett"], g["shoupbarrett"], g["gshoup"]
+        kind = ("ROM twiddles: q is fixed, so the synthesis folds the modulus into the multipliers" if tw == "rom"
+                else "RAM twiddles and q on input ports: general multipliers, the paper's setting")
+        out.append(
+            f"- {kind}. GShoup's tile is {pct(gs['area_um2'], b['area_um2'])} in area against Barrett only and "
+            f"{pct(gs['area_um2'], s['area_um2'])} against Shoup + Barrett; its clock is "
+            f"{pct(gs['critical_path_ns'], b['critical_path_ns'])} and {pct(gs['critical_path_ns'], s['critical_path_ns'])}, "
+            f"and it needs {pct(gs['cycles_polymul'], b['cycles_polymul'])} cycles per product (a deeper pipeline drains "
+            f"{gs['latency'] + 1} instead of {b['latency'] + 1} cycles per stage). Time per polynomial product: "
+            f"{pct(gs['us_polymul'], b['us_polymul'])} and {pct(gs['us_polymul'], s['us_polymul'])}; area-time "
+            f"product: {pct(gs['at_mm2_us'], b['at_mm2_us'])} and {pct(gs['at_mm2_us'], s['at_mm2_us'])}. "
+            f"Best area-time product: {min(g.values(), key=lambda r: r['at_mm2_us'])['arrangement']}.")
+    if mults:
+        k = 64
+        a = {f: mults.get(f"{f}_{k}") for f in ("barrett", "shoup", "gshoup")}
+        if all(a.values()):
+            out.append(
+                f"- The multipliers alone (reports/asic_table.md, k = {k}): GShoup {a['gshoup']:,.0f} um2 against "
+                f"BarrettOpt {a['barrett']:,.0f} and Shoup + BarrettOpt {a['shoup'] + a['barrett']:,.0f}. In the tiles these "
+                f"differences are diluted by what all arrangements share: the 2 x N x k bits of coefficient storage "
+                f"(flip-flops here, no SRAM compiler), the twiddle tables, the banks' multiplexers and the adders.")
+    return out
+
+
+def write(rows, failures, mults):
+    REPORTS.mkdir(exist_ok=True)
+    keys = ["design", "arrangement", "twiddles", "n", "k", "p", "q_bits", "area_um2", "cells", "critical_path_ns",
+            "critical_path_ss_ns", "latency", "cycles_ntt", "cycles_pwmul", "cycles_polymul", "cycles_streams",
+            "us_ntt", "us_polymul", "us_polymul_streams", "at_mm2_us", "flop_share", "worst_path", "date"]
+    with open(REPORTS / "ntt_table.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, keys, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    lines = ["# NTT tiles in SKY130: the paper's Figure 3 in hardware", "",
+             "Generated by `make reports` (flow/ntt_reports.py) from `build/<d>/harden/metrics.json` and the tiles' "
+             "manifests; do not edit. Area and critical path: post-synthesis, no wire parasitics, typical corner "
+             "(tt_025C_1v80), inputs driven by buf_2 (README, \"Hardening\"). Cycles: the tile's promised counts, "
+             "checked in simulation by `make test`. Times are at the STA clock (period = critical path). A polynomial "
+             "product is NTT(a), NTT(b), PWMUL, INTT; the load and unload streams (3(N+1) cycles) are in the "
+             "last time column only. Area-time product: area x time per polynomial product.", "",
+             "| tile | multipliers | twiddles | N | k | P | area (um2) | critical path (ns) | NTT cycles (ideal) | "
+             "PWMUL cycles | product cycles | us per NTT | us per product | with streams | AT (mm2 us) | flip-flop area |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(
+            f"| {r['design']} | {TITLES[r['arrangement']]} | {r['twiddles']} | {r['n']} | {r['k']} | {r['p']} | "
+            f"{fmt(r.get('area_um2'), ',.0f')} | {fmt(r.get('critical_path_ns'), '.3f')} | "
+            f"{r['cycles_ntt']} ({r['ideal_ntt']}) | {r['cycles_pwmul']} | {r['cycles_polymul']} | "
+            f"{fmt(r.get('us_ntt'), '.2f')} | {fmt(r.get('us_polymul'), '.2f')} | {fmt(r.get('us_polymul_streams'), '.2f')} | "
+            f"{fmt(r.get('at_mm2_us'), '.2f')} | {fmt(r.get('flop_share'), '.0%')} |")
+    lines += ["", "NTT cycles = log2(N) (N/(2P) + L + 1) + 1 with L the butterfly latency (multiplier + 2): the ideal "
+              "(N/2) log2(N) / P in brackets, plus L + 1 cycles per stage for the last results of a stage to be "
+              "written before the next stage reads them (README, \"NTT tile\").", "",
+              "## What the measurements say about the paper's claim", ""]
+    para = paragraph(rows, mults)
+    lines += para or ["Not enough results to compare the three arrangements (see the failures below)."]
+    lines += ["", "The paper's claim (Section 5, Figure 3): for polynomial multiplication one GShoup unit is more "
+              "efficient than Barrett alone or Shoup plus Barrett, because it serves both the twiddle and the "
+              "pointwise products at close to Shoup's speed. The tiles test it where the paper's model counts "
+              "multipliers only.", "", "## Worst paths", ""]
+    lines += [f"- {r['design']}: {r.get('worst_path', 'n/a')}" for r in rows]
+    if failures:
+        lines += ["", "## Failures", ""] + [f"- {d}: {why}" for d, why in failures.items()]
+    dated = [r for r in rows if r.get("date")]
+    if dated:
+        tools = dated[0]["tools"]
+        lines += ["", f"Flow: {dated[0]['flow']}. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. "
+                  f"Results dated {min(r['date'] for r in dated)} to {max(r['date'] for r in dated)}; "
+                  f"table written {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC."]
+    (REPORTS / "ntt_table.md").write_text("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("designs", nargs="*")
+    ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
+    ap.add_argument("--rerun", action="store_true", help="rerun every tile")
+    a = ap.parse_args()
+    index = BUILD / "designs.json"
+    if not index.exists():
+        sys.exit("ntt-reports: error: build/designs.json is missing. Fix: make rtl-all")
+    designs = a.designs or json.loads(index.read_text())["ntt_table"]
+    missing = [d for d in designs if not (BUILD / d / "rtl" / f"{d}.json").exists()]
+    if missing:
+        sys.exit(f"ntt-reports: error: no RTL for {' '.join(missing)}. Fix: make rtl-all")
+    failures = {} if a.collect_only else run_designs(designs, a.rerun)
+    rows = [row(d) for d in designs]
+    mults = {}
+    for f in ("barrett", "shoup", "gshoup"):
+        m = result(f"{f}_64")
+        if m:
+            mults[f"{f}_64"] = m["design__instance__area"]
+    write(rows, failures, mults)
+    print(f"ntt-reports: wrote reports/ntt_table.md (.csv); {len(rows)} tiles, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
