@@ -55,20 +55,22 @@ test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
+GLS_NTT  := ntt_16_32_p1_gshoup
 
 test: setup
 	$(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table
-	for d in $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table $(GLS_NTT)
+	for d in $(GLS_FAST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
-	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 $(PYTEST) -q verif/tests
+	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_NTT="$(GLS_NTT)" $(PYTEST) -q verif/tests
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table
-	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table $(GLS_NTT)
+	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	MODFORGE_NTT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
+	  MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed).

@@ -10,7 +10,6 @@ simulation) and the time and area-time product per NTT and per polynomial produc
 clock (clock period = critical path). A polynomial product is NTT(a), NTT(b), PWMUL, INTT on
 the tile; loading a and b and unloading the result add 3(N + 1) cycles, shown separately.
 """
-import argparse
 import csv
 import datetime
 import json
@@ -20,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harden import BUILD  # noqa: E402
 from pdk import ROOT  # noqa: E402
-from reports import REPORTS, fmt, result, run_designs  # noqa: E402
+from reports import REPORTS, cli, fmt, result, run_designs  # noqa: E402
 
 TITLES = {"barrett": "BarrettOpt only", "shoupbarrett": "Shoup + BarrettOpt", "gshoup": "GShoup only"}
 
@@ -143,15 +142,7 @@ def write(rows, failures, mults):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("designs", nargs="*")
-    ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
-    ap.add_argument("--rerun", action="store_true", help="rerun every tile")
-    a = ap.parse_args()
-    index = BUILD / "designs.json"
-    if not index.exists():
-        sys.exit("ntt-reports: error: build/designs.json is missing. Fix: make rtl-all")
-    designs = a.designs or json.loads(index.read_text())["ntt_table"]
+    a, designs = cli(__doc__, "ntt-reports", "ntt_table", "rerun every tile")
     missing = [d for d in designs if not (BUILD / d / "rtl" / f"{d}.json").exists()]
     if missing:
         sys.exit(f"ntt-reports: error: no RTL for {' '.join(missing)}. Fix: make rtl-all")

@@ -313,16 +313,21 @@ def write_benchmark(designs):
     (REPORTS / "flow_benchmark.md").write_text("\n".join(lines) + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def cli(doc: str, prog: str, index_key: str, rerun_help: str):
+    """The report scripts' command line: (arguments, designs named or else the index's `index_key` list)."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     ap.add_argument("designs", nargs="*")
     ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
-    ap.add_argument("--rerun", action="store_true", help="rerun every design (make bench-flow)")
+    ap.add_argument("--rerun", action="store_true", help=rerun_help)
     a = ap.parse_args()
     index = BUILD / "designs.json"
     if not index.exists():
-        sys.exit("reports: error: build/designs.json is missing. Fix: make rtl-all")
-    designs = a.designs or json.loads(index.read_text())["table"]
+        sys.exit(f"{prog}: error: build/designs.json is missing. Fix: make rtl-all")
+    return a, a.designs or json.loads(index.read_text())[index_key]
+
+
+def main():
+    a, designs = cli(__doc__, "reports", "table", "rerun every design (make bench-flow)")
     failures = {} if a.collect_only else run_designs(designs, a.rerun)
     paper = paper_table1()
     if not paper:

@@ -9,7 +9,6 @@ Environment: MODFORGE_MANIFEST (required), MODFORGE_OPS (operations in the rando
 default 2000), MODFORGE_SEED (default 1), MODFORGE_CLK_NS (clock period, default 10; gate-level
 runs with unit delays need a longer one).
 """
-import json
 import os
 import random
 from collections import deque
@@ -17,6 +16,8 @@ from collections import deque
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
+
+from common import start_bench
 
 from modmul import parse_design, precompute
 from modmul.vectors import classes_for, last_correction_case, modulus, operand
@@ -108,15 +109,8 @@ class ModMulBench:
                 for i in range(n)]
 
 
-def _env_manifest():
-    with open(os.environ["MODFORGE_MANIFEST"]) as f:
-        return json.load(f)
-
-
 async def _bench(dut, salt=0) -> ModMulBench:
-    tb = ModMulBench(dut, _env_manifest(), int(os.environ.get("MODFORGE_SEED", "1")) + salt)
-    await tb.start(float(os.environ.get("MODFORGE_CLK_NS", "10")))
-    return tb
+    return await start_bench(ModMulBench, dut, salt)
 
 
 @cocotb.test()

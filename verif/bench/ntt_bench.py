@@ -9,13 +9,14 @@ formula below, written here from the README, and against the manifest.
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_STALL (probability
 of a stalled beat on the load and unload streams in the stall tests, default 0.3), MODFORGE_CLK_NS.
 """
-import json
 import os
 import random
 
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
+
+from common import start_bench
 
 from modmul import ntt as model
 from modmul.ntt_host import modulus_ports, twiddle_writes
@@ -176,15 +177,8 @@ class NttBench:
                          f"{bad[0]}: got {got[bad[0]]}, expected {want[bad[0]]}")
 
 
-def _manifest():
-    with open(os.environ["MODFORGE_MANIFEST"]) as f:
-        return json.load(f)
-
-
 async def _bench(dut, salt=0) -> NttBench:
-    tb = NttBench(dut, _manifest(), int(os.environ.get("MODFORGE_SEED", "1")) + salt)
-    await tb.start(float(os.environ.get("MODFORGE_CLK_NS", "10")))
-    return tb
+    return await start_bench(NttBench, dut, salt)
 
 
 @cocotb.test()

@@ -66,7 +66,8 @@ def run_gls(design: str, ops: int):
     primitives, cells = find_pdk().sim_cell_models(BUILD / "pdk_sim")
     run_bench(design, [primitives, cells, netlist_path(design)], kind="gls",
               defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
-              extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)})
+              extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)},
+              test_module="ntt_bench" if design.startswith("ntt_") else "modmul_bench")
 
 
 def run_xc7(design: str, ops: int):

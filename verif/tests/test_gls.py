@@ -2,7 +2,9 @@
 
 MODFORGE_GLS_DESIGNS names designs (as `make gls DESIGN=<d>` does); otherwise MODFORGE_GLS_WIDTHS
 picks table widths (default 32, as in `make test`; wide netlists compile slowly under Icarus).
-MODFORGE_GLS_OPS sets the random-stream length.
+MODFORGE_GLS_OPS sets the random-stream length. MODFORGE_GLS_NTT names NTT tiles to add
+(`make test`: ntt_16_32_p1_gshoup, whose twiddle ROM must come out of synthesis as logic with the
+right values, not as X); they run the NTT bench.
 The netlists come from `make harden DESIGN=<d>`.
 """
 import os
@@ -12,7 +14,7 @@ import pytest
 from runner import run_gls, table_designs, widths_from_env
 
 DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
-    table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32"))
+    table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32")) + os.environ.get("MODFORGE_GLS_NTT", "").split()
 
 
 @pytest.mark.parametrize("design", DESIGNS)

@@ -92,8 +92,7 @@ object Generate {
     */
   def writeTileManifest(f: File, c: NttConfig, top: NttTile): Unit = {
     val w = new PrintWriter(f)
-    val cycles = NttOp.all.map(o => s""""${o.name}": ${c.cycles(o)}""").mkString(", ")
-    val ops = NttOp.all.map(o => s""""${o.name}": ${o.code}""").mkString(", ")
+    def perOp(value: NttOp => Int) = NttOp.all.map(o => s""""${o.name}": ${value(o)}""").mkString(", ")
     w.println(s"""{
   "design": "${c.name}",
   "kind": "ntt",
@@ -108,8 +107,8 @@ object Generate {
   "psi": "${c.psi}",
   "latency": ${top.latency},
   "drain_cycles": ${c.drainCycles},
-  "cycles": {$cycles},
-  "ops": {$ops},
+  "cycles": {${perOp(c.cycles)}},
+  "ops": {${perOp(_.code)}},
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
 ${portsJson(top)}
