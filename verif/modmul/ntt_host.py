@@ -53,3 +53,11 @@ def twiddle_writes(n: int, k: int, q: int, psi: int, arrangement: str):
     """(tw_inverse, tw_index, tw_w, tw_r) for every write that fills the twiddle RAM."""
     fwd, inv = twiddle_tables(n, k, q, psi, arrangement)
     return [(inverse, i, *table[i]) for inverse, table in ((0, fwd), (1, inv)) for i in range(1, n)]
+
+
+def rom_sha256(n: int, k: int, q: int, psi: int, arrangement: str) -> str:
+    """SHA-256 of a ROM tile's twiddle table as the generator hashes it (NttConfig.twiddleSha256)."""
+    import hashlib
+    fwd, inv = twiddle_tables(n, k, q, psi, arrangement)
+    text = "".join(f"{t} {i} {w} {r}\n" for t, table in (("f", fwd), ("i", inv)) for i, (w, r) in enumerate(table) if i)
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -5,11 +5,13 @@ The tiles are generated here, in one generator call, into build/ntt_tests/<case>
 moduli near 2^k, near 2^(k-1) and far below; MODFORGE_NTT_LONG=1 (make test-long) adds the
 tiles of reports/ntt_table.md at their sizes.
 """
+import json
 import os
 import subprocess
 
 import pytest
 
+from modmul.ntt_host import rom_sha256
 from modmul.primes import ntt_prime
 from runner import BUILD, ROOT, run_bench
 
@@ -54,3 +56,13 @@ def generated():
 def test_ntt_tile(generated, design, q):
     rtl = case_dir(design, q) / design / "rtl" / f"{design}.v"
     run_bench(design, [rtl], kind="rtl", test_module="ntt_bench", manifest=rtl.with_suffix(".json"))
+
+
+@pytest.mark.parametrize("design,q", CASES, ids=[f"{d}-q{q or 'default'}" for d, q in CASES])
+def test_twiddle_rom_matches_model(generated, design, q):
+    """The ROM the generator computed, against the table recomputed here from (q, psi)."""
+    m = json.loads((case_dir(design, q) / design / "rtl" / f"{design}.json").read_text())
+    if m["twiddles"] != "rom":
+        assert m["twiddle_rom_sha256"] is None
+        return
+    assert m["twiddle_rom_sha256"] == rom_sha256(m["n"], m["k"], int(m["q"]), int(m["psi"]), m["arrangement"])

@@ -1,6 +1,6 @@
 package modforge
 
-import modforge.ntt.{NttConfig, NttDesigns, NttOp, NttTile}
+import modforge.ntt.{NttConfig, NttDesigns, NttOp, NttTile, TwiddleStore}
 import spinal.core._
 import java.io.{File, PrintWriter}
 
@@ -105,6 +105,7 @@ object Generate {
   "twiddles": "${c.twiddles.name}",
   "q": "${c.q}",
   "psi": "${c.psi}",
+  "twiddle_rom_sha256": ${if (c.twiddles == TwiddleStore.Rom) "\"" + c.twiddleSha256 + "\"" else "null"},
   "latency": ${top.latency},
   "drain_cycles": ${c.drainCycles},
   "cycles": {${perOp(c.cycles)}},

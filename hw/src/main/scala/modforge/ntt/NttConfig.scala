@@ -83,6 +83,16 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
     */
   lazy val forward: IndexedSeq[BigInt] = (0 until n).map(i => psi.modPow(bitrev(i, logN), q))
   lazy val inverse: IndexedSeq[BigInt] = forward.map(w => (w.modInverse(q) * BigInt(2).modInverse(q)) % q)
+  /** SHA-256 of the ROM's content as text, one line "table index W companion" per entry
+    * (table f or i, index 1..N-1): the manifest records it, and test_ntt_tile.py recomputes it from
+    * (q, psi) with verif/modmul/ntt_host.py, so a wrong ROM cannot pass unnoticed even before simulation.
+    */
+  def twiddleSha256: String = {
+    val text = (for ((t, table) <- Seq("f" -> forward, "i" -> inverse); i <- 1 until n)
+      yield s"$t $i ${table(i)} ${companion(table(i))}\n").mkString
+    java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes("UTF-8")).map("%02x".format(_)).mkString
+  }
+
   /** The Shoup companion of a twiddle for this arrangement's multiplier. */
   def companion(w: BigInt): BigInt = mul match {
     case MulArrangement.Barrett      => BigInt(0)
