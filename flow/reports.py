@@ -254,6 +254,7 @@ Area growth per doubling of k:
 `flow/reports.py` (`polymul_model`): N = {POLY_N}, N + N log2 N fixed-operand products and N general
 ones per polynomial product, run one after another on fully pipelined units (one product per clock
 period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup alone.
+`ntt_table.md` measures the same comparison in hardware, on NTT tiles with each arrangement.
 """
     if failures:
         text += "\n## Failed runs\n\n" + "\n".join(f"- {d}: {why}" for d, why in failures.items()) + "\n"
