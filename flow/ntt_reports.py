@@ -83,7 +83,7 @@ def paragraph(rows, mults):
             f"{gs['latency'] + 1} instead of {b['latency'] + 1} cycles per stage). Time per polynomial product: "
             f"{pct(gs['us_polymul'], b['us_polymul'])} and {pct(gs['us_polymul'], s['us_polymul'])}; area-time "
             f"product: {pct(gs['at_mm2_us'], b['at_mm2_us'])} and {pct(gs['at_mm2_us'], s['at_mm2_us'])}. "
-            f"Best area-time product: {min(g.values(), key=lambda r: r['at_mm2_us'])['arrangement']}."
+            f"Best area-time product: {TITLES[min(g.values(), key=lambda r: r['at_mm2_us'])['arrangement']]}."
             + (f" The twiddle RAM is part of it: Barrett stores W only ({b['twiddle_bits']:,} bits of flip-flops), the "
                f"Shoup paths W and W' ({gs['twiddle_bits']:,} bits), a cost the paper's multiplier-only model does not count."
                if tw == "ram" else ""))
