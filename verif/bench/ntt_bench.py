@@ -104,10 +104,8 @@ class NttBench:
             if done:
                 assert cur is not None, f"{self.name}: done at cycle {self.cycle} with no command running"
                 cur["cycles"] = self.cycle - cur.pop("fire")
-                if cur["op"] == LOAD:
-                    assert cur.pop("beats") == self.n
-                else:
-                    cur.pop("beats")
+                beats = cur.pop("beats")
+                assert cur["op"] != LOAD or beats == self.n, f"{self.name}: LOAD took {beats} coefficients"
                 if cur["op"] == UNLOAD:
                     assert len(cur["data"]) == self.n, f"{self.name}: UNLOAD gave {len(cur['data'])} coefficients"
                 cur.pop("coeffs")
@@ -124,8 +122,6 @@ class NttBench:
                     queue.pop(0)
                     cur = {"op": op, "slot": slot, "fire": self.cycle, "beats": 0, "stalls": 0,
                            "coeffs": coeffs, "data": []}
-            elif cur is None and queue:
-                pass
             # Load stream.
             d.load_valid.value = 0
             d.load_data.value = rng.getrandbits(self.k)

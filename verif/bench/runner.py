@@ -47,9 +47,8 @@ def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=N
                  defines=defines or {}, build_args=list(build_args), timescale=("1ns", "1ps"))
     env = {"MODFORGE_MANIFEST": str(manifest)}
     env.update(extra_env or {})
-    results = runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
-                          test_dir=build_dir, extra_env=env)
-    return results
+    return runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
+                       test_dir=build_dir, extra_env=env)
 
 
 def netlist_path(design: str) -> Path:

@@ -8,24 +8,23 @@ sealed abstract class MulArrangement(val name: String, val title: String) {
   def mulLatency: Int
   /** Whether twiddles carry a precomputed Shoup companion W' (Barrett needs none). */
   def hasCompanion: Boolean
-  /** Largest q the arrangement's multipliers accept at width k (Shoup and GShoup need 2q < 2^k). */
-  def qBound(k: Int): BigInt
+  /** Bits of headroom the multipliers need above q: 0 for Barrett (q < 2^k), 1 for Shoup and GShoup (2q < 2^k). */
+  def headroomBits: Int
+  /** Bound on q at width k: q < 2^(k - headroomBits). */
+  def qBound(k: Int): BigInt = BigInt(1) << (k - headroomBits)
 }
 object MulArrangement {
   /** 1. BarrettOpt for both twiddle and pointwise products. */
   case object Barrett extends MulArrangement("barrett", "BarrettOpt only") {
-    val mulLatency = 4; val hasCompanion = false
-    def qBound(k: Int) = BigInt(1) << k
+    val mulLatency = 4; val hasCompanion = false; val headroomBits = 0
   }
   /** 2. A Shoup unit for the twiddles beside a BarrettOpt unit for the pointwise products. */
   case object ShoupBarrett extends MulArrangement("shoupbarrett", "Shoup (twiddles) + BarrettOpt (pointwise)") {
-    val mulLatency = 4; val hasCompanion = true // Shoup's 3 cycles are padded to Barrett's 4
-    def qBound(k: Int) = BigInt(1) << (k - 1)
+    val mulLatency = 4; val hasCompanion = true; val headroomBits = 1 // Shoup's 3 cycles are padded to Barrett's 4
   }
   /** 3. GShoup alone: Shoup path for the twiddles, full path for the pointwise products. */
   case object GShoup extends MulArrangement("gshoup", "GShoup only") {
-    val mulLatency = 6; val hasCompanion = true
-    def qBound(k: Int) = BigInt(1) << (k - 1)
+    val mulLatency = 6; val hasCompanion = true; val headroomBits = 1
   }
   val all: Seq[MulArrangement] = Seq(Barrett, ShoupBarrett, GShoup)
 }
@@ -56,7 +55,7 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   check(q >= 3 && q.isProbablePrime(64), s"q = $q is not prime")
   check((q - 1) % (2 * n) == 0, s"q = $q is not 1 mod 2N = ${2 * n}: Z_q has no primitive 2N-th root of unity; pick q = 1 mod ${2 * n}")
   check(q < mul.qBound(k), s"k = $k is too small for q = $q (${q.bitLength} bits): the ${mul.name} arrangement needs " +
-    s"q < 2^${mul.qBound(k).bitLength - 1}, so k >= ${q.bitLength + (k - mul.qBound(k).bitLength + 1)}")
+    s"q < 2^${k - mul.headroomBits}, so k >= ${q.bitLength + mul.headroomBits}")
   val psi: BigInt = psiOpt.getOrElse(findPsi(n, q))
   check(psi > 0 && psi < q && psi.modPow(n, q) == q - 1,
     s"psi = $psi is not a primitive 2N-th root of unity mod q = $q (psi^N must be q-1 = -1 mod q)")
