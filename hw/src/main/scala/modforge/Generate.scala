@@ -9,8 +9,10 @@ object ModforgeSpinal {
   def config(targetDirectory: String): SpinalConfig = SpinalConfig(
     targetDirectory = targetDirectory,
     defaultConfigForClockDomains = ClockDomainConfig(resetKind = SYNC, resetActiveLevel = HIGH),
-    // A fixed header: no date, so regenerating an unchanged design gives identical files.
-    headerWithDate = false
+    // A fixed header: no date and no git hash, so regenerating an unchanged design gives an
+    // identical file whatever the commit (the flows rerun a design when its RTL hash changes).
+    headerWithDate = false,
+    headerWithRepoHash = false
   )
 }
 
