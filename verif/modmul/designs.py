@@ -5,6 +5,8 @@ tests/test_registry.py checks that the two agree, through the index the generato
 from dataclasses import dataclass
 import re
 
+from .reduction.names import GRAMMAR
+
 FAMILIES = ("barrett", "shoup", "gshoup")
 MIN_K, MAX_K = 16, 512
 TABLE_WIDTHS = (32, 64, 128, 256)
@@ -22,11 +24,16 @@ class Design:
 
 def _help() -> str:
     return (f"valid designs: <family>_<k> with family in {{{', '.join(FAMILIES)}}} and "
-            f"{MIN_K} <= k <= {MAX_K}")
+            f"{MIN_K} <= k <= {MAX_K}; reduction family: {GRAMMAR}")
 
 
-def parse_design(name: str) -> Design:
-    """Parse a design name; raises ValueError naming the valid choices."""
+def parse_design(name: str):
+    """Parse a design name: a :class:`Design` (the paper's three families) or a
+    :class:`~modmul.reduction.ReductionDesign`; raises ValueError naming the valid choices."""
+    from .reduction.names import parse_reduction
+    red = parse_reduction(name, MIN_K, MAX_K)
+    if red is not None:
+        return red
     m = re.fullmatch(r"([a-z]+)_(\d+)", name)
     if not m:
         raise ValueError(f"unknown design '{name}'; {_help()}")

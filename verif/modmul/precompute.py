@@ -13,6 +13,8 @@ Preconditions (README, "Preconditions"), each rejected with :class:`Precondition
   * gshoup_k:  3 <= m, 2m < 2^k, m not a power of two.
 """
 from .designs import parse_design
+from .reduction.names import ReductionDesign
+from .reduction.precompute import reduction_ports
 
 MODES = ("full", "shoup")
 
@@ -62,9 +64,17 @@ def check_shoup_modulus(k: int, m: int) -> None:
     _require(m >= 2 and 2 * m < 1 << k, f"shoup_{k}", f"modulus must satisfy 2 <= m and 2m < 2^{k} (got {m})")
 
 
-def precompute(design: str, a: int, b: int, m: int, mode=None) -> dict:
+def precompute(design: str, a: int, b: int, m: int, mode=None, ls=None) -> dict:
+    """``ls`` = (l1, l2[, l3]) for the shift designs (monts_*, k2reds_*): checked against m;
+    without it, m's canonical Proth-l form is used."""
     d = parse_design(design)
     k = d.k
+    if isinstance(d, ReductionDesign):
+        if mode is not None:
+            raise PreconditionError(f"{design}: mode applies to gshoup designs only (got mode={mode!r})")
+        return reduction_ports(d, a, b, m, ls)
+    if ls is not None:
+        raise PreconditionError(f"{design}: ls (l1, l2, l3) applies to monts_* and k2reds_* designs only")
     if mode is not None and d.family != "gshoup":
         raise PreconditionError(f"{design}: mode applies to gshoup designs only (got mode={mode!r})")
     mode = mode or "full"

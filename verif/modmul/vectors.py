@@ -21,6 +21,12 @@ CLASSES = ("prime_top", "prime_far", "ntt_prime", "small", "composite_odd", "ran
            "just_above_pow2", "pow2")
 
 
+def _reduction(design: str):
+    from .reduction.names import ReductionDesign
+    d = parse_design(design)
+    return d if isinstance(d, ReductionDesign) else None
+
+
 def modulus_top(design: str) -> int:
     """Moduli of `design` satisfy m < modulus_top(design)."""
     d = parse_design(design)
@@ -28,10 +34,17 @@ def modulus_top(design: str) -> int:
 
 
 def classes_for(design: str):
+    if _reduction(design):
+        from .reduction.vectors import CLASSES as RED_CLASSES
+        return list(RED_CLASSES)
     return [c for c in CLASSES if c != "pow2" or parse_design(design).family == "shoup"]
 
 
 def modulus(design: str, cls: str, rng: random.Random) -> int:
+    red = _reduction(design)
+    if red:
+        from .reduction.vectors import modulus as red_modulus
+        return red_modulus(red, cls, rng)
     top = modulus_top(design)
     tb = top.bit_length() - 1  # m has at most tb bits
     if cls == "prime_top":
@@ -94,6 +107,10 @@ def last_correction_case(design: str, rng: random.Random, exact: bool = False, m
     With `exact`, m = f*h is composite and a, b are multiples of f and h, so a*b = 0 mod m and
     the uncorrected t is an exact multiple of M': it lands on the comparison thresholds
     (t = 2M', then M'), which tells a `>=` from a `>` in every correction step."""
+    red = _reduction(design)
+    if red:  # the reduction family's own sampler; None where the last correction never fires
+        from .reduction.vectors import correction_case
+        return correction_case(red, rng, exact)
     d = parse_design(design)
     top = modulus_top(design)
     lo = top - top // 32  # M' = m with l = 0 at the top of the range

@@ -18,8 +18,9 @@ object ModforgeSpinal {
 
 /** Writes `<out>/<design>/rtl/<design>.v` and a manifest `<design>.json` (ports, widths, latency).
   *
-  * Usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --ntt-table | --list
+  * Usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --list
   * `--table` generates the 12 designs of the paper's Table 1 and writes the index `<out>/designs.json`;
+  * `--reduction-table` the reduction family's table designs (reports/reduction_table.md);
   * `--ntt-table` the NTT tiles of reports/ntt_table.md. Options apply to the designs named after
   * them, so one call can write several variants: `--out DIR`, and `--ntt-q`/`--ntt-psi` (the modulus
   * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults).
@@ -33,16 +34,17 @@ object Generate {
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --ntt-table | --list"
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --list"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
         case "--out" :: dir :: rest => out = dir; it = rest
         case "--table" :: rest      => names ++= Designs.table.map(d => (d.name, out, q, psi)); table = true; it = rest
+        case "--reduction-table" :: rest => names ++= reduction.ReductionDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-table" :: rest  => names ++= NttDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
-        case "--list" :: rest       => (Designs.table.map(_.name) ++ NttDesigns.table).foreach(println); return
+        case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table).foreach(println); return
         case flag :: _ if flag.startsWith("--") =>
           System.err.println(s"error: unknown option $flag; $usage"); sys.exit(2)
         case n :: rest => names :+= ((n, out, q, psi)); it = rest
@@ -54,7 +56,7 @@ object Generate {
     val (nttNames, mulNames) = names.partition(j => NttDesigns.isNtt(j._1))
     // Every name is checked before anything is written.
     val tiles = nttNames.map { case (n, o, nq, npsi) => (NttDesigns.parse(n, nq, npsi).fold(fail, identity), o) }
-    val designs = mulNames.map { case (n, o, _, _) => (Designs.parse(n).fold(fail, identity), o) }
+    val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o) <- tiles) generateTile(o, c)
     for ((d, out) <- designs) {
@@ -62,12 +64,12 @@ object Generate {
       val dir = new File(s"$out/${d.name}/rtl")
       dir.mkdirs()
       val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-        val c = d.family.build(d.k)
+        val c = d.build()
         c.setDefinitionName(d.name)
         c
       }
       writeManifest(new File(dir, s"${d.name}.json"), d, report.toplevel)
-      println(f"rtl: ${d.name}%-12s latency ${report.toplevel.latency} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+      println(f"rtl: ${d.name}%-20s latency ${report.toplevel.latency} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
     }
   }
 
@@ -130,18 +132,19 @@ ${portsJson(top)}
   "max_k": ${Designs.maxK},
   "table_widths": ${Designs.tableWidths.mkString("[", ", ", "]")},
   "table": ${list(Designs.table.map(_.name))},
-  "ntt_table": ${list(NttDesigns.table)}
+  "ntt_table": ${list(NttDesigns.table)},
+  "reduction_table": ${list(reduction.ReductionDesigns.table)}
 }""")
     w.close()
   }
 
-  def writeManifest(f: File, d: Design, top: ModMulComponent): Unit = {
+  def writeManifest(f: File, d: ModMulDesign, top: ModMulComponent): Unit = {
     val w = new PrintWriter(f)
     w.println(s"""{
   "design": "${d.name}",
-  "family": "${d.family.name}",
-  "title": "${d.family.title}",
-  "k": ${d.k},
+  "family": "${d.familyName}",
+  "title": "${d.title}",
+  "k": ${d.k}${d.manifestExtra},
   "latency": ${top.latency},
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [

@@ -13,9 +13,14 @@ abstract class ModMulComponent(val k: Int) extends Component {
 
   val in_valid = in Bool ()
   val in_a = in UInt (k bits)
-  val in_b = in UInt (k bits)
+  val in_b = in UInt (bWidth bits)
   val out_valid = out Bool ()
-  val out_t = out UInt (k bits)
+  val out_t = out UInt (outWidth bits)
+
+  /** Width of in_b: k, except where a design takes a precomputed constant (Plantard: 2k). */
+  def bWidth: Int = k
+  /** Width of out_t: k, except the lazy K2RED's signed k+2. */
+  def outWidth: Int = k
 
   /** Cycles from an operation's `in_valid` to its `out_valid`. */
   def latency: Int
