@@ -13,7 +13,7 @@ help:
 	@echo "make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
 	@echo "make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus)"
 	@echo "make rtl DESIGN=<d>     build/<d>/rtl/<d>.v and its manifest <d>.json"
-	@echo "make rtl-all            the 12 designs of the paper's Table 1 and the NTT tiles of reports/ntt_table.md"
+	@echo "make rtl-all            the 12 designs of the paper's Table 1, the reduction family's table and the NTT tiles"
 	@echo "make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "make test-long          all 12 table designs, 10,000 operations each"
 	@echo "make check-classic      does LibreLane's Classic flow accept the config with this PDK?"
@@ -22,6 +22,8 @@ help:
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
 	@echo "designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
+	@echo "reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
+	@echo "  k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (README)"
 	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup>[_ram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup"
 
 setup:
@@ -34,7 +36,7 @@ rtl: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --ntt-q $(NTT_Q) --ntt-psi $(NTT_PSI) $(DESIGN)
 
 rtl-all: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table
 
 # Synthesis and STA at three corners (README, "Hardening"); results in build/<d>/harden/.
 harden: rtl
@@ -55,22 +57,24 @@ test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
+GLS_RED  := mont_32 k2reds_32_h15_3l_rb wlmm_32_h15
 GLS_NTT  := ntt_16_32_p1_gshoup
 
 test: setup
 	$(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table $(GLS_NTT)
-	for d in $(GLS_FAST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(GLS_NTT)
+	for d in $(GLS_FAST) $(GLS_RED) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
-	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_NTT="$(GLS_NTT)" $(PYTEST) -q verif/tests
+	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
+	  $(PYTEST) -q verif/tests
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --ntt-table $(GLS_NTT)
-	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(GLS_NTT)
+	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	MODFORGE_NTT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
-	  MODFORGE_GLS_NTT="$(GLS_NTT)" \
+	  MODFORGE_GLS_EXTRA="$(GLS_RED)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed).
@@ -89,6 +93,7 @@ fpga: rtl
 reports: rtl-all
 	.venv/bin/python flow/reports.py || status=$$?; \
 	.venv/bin/python flow/ntt_reports.py || status=$$?; \
+	.venv/bin/python flow/reduction_reports.py || status=$$?; \
 	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
 
 # Reruns the flow on every table design and records each step's time and memory.
@@ -102,6 +107,12 @@ correction-stats: setup
 # Times `make test` (also cold, on a fresh clone with an empty HOME) and `make test-long`.
 record-test-times: setup
 	.venv/bin/python scripts/record_test_times.py --cold
+
+# Proth and Proth-l prime counts vs Tosun et al.'s Tables 2-3, with the 64-bit K²RED counts
+# (C counter, minutes), and the Proth-2l lists -> reports/proth_primes.md.
+.PHONY: proth-report
+proth-report: setup
+	.venv/bin/python scripts/proth_report.py --big
 
 clean:
 	rm -rf build out

@@ -17,12 +17,14 @@ BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 GLS_CLK_NS = "400"
 
 
-def table_designs(widths):
-    """Table designs with k in `widths`, from the index `make rtl-all` writes."""
+def table_designs(widths, lists=("table",)):
+    """Designs of the index's `lists` ("table": the paper's Table 1, "reduction_table": the
+    reduction family) with k in `widths`, from the index `make rtl-all` writes."""
     index = BUILD / "designs.json"
     if not index.exists():
         raise FileNotFoundError(f"{index} is missing: run `make rtl-all` first")
-    return [d for d in json.loads(index.read_text())["table"] if int(d.rsplit("_", 1)[1]) in widths]
+    j = json.loads(index.read_text())
+    return [d for lst in lists for d in j[lst] if int(d.split("_")[1]) in widths]
 
 
 def widths_from_env(var="MODFORGE_WIDTHS", default="32,64"):

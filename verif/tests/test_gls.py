@@ -5,6 +5,7 @@ picks table widths (default 32, as in `make test`; wide netlists compile slowly 
 MODFORGE_GLS_OPS sets the random-stream length. MODFORGE_GLS_NTT names NTT tiles to add
 (`make test`: ntt_16_32_p1_gshoup, whose twiddle ROM must come out of synthesis as logic with the
 right values, not as X); they run the NTT bench.
+MODFORGE_GLS_EXTRA names further designs (`make test`: two reduction-family designs at 32 bits).
 The netlists come from `make harden DESIGN=<d>`.
 """
 import os
@@ -14,7 +15,7 @@ import pytest
 from runner import run_gls, table_designs, widths_from_env
 
 DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
-    table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32")) + os.environ.get("MODFORGE_GLS_NTT", "").split()
+    table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32")) + os.environ.get("MODFORGE_GLS_EXTRA", "").split() + os.environ.get("MODFORGE_GLS_NTT", "").split()
 
 
 @pytest.mark.parametrize("design", DESIGNS)

@@ -31,6 +31,8 @@ def proth_ls(d: ReductionDesign, m: int, ls=None):
     find = f"{TOOLKIT} list {d.k} {d.h} {d.kind}"
     cls = f"Proth-{d.kind} (log q_h = {d.h}, k = {d.k})"
     if ls is not None:
+        if len(ls) not in (2, 3):
+            _fail(d, cls, f"l1, l2, l3 = {tuple(ls)}: give 2 or 3 shift amounts", find)
         ls = tuple(ls) + (None,) * (3 - len(ls))
         l1, l2, l3 = ls[:3]
         why = prothl.check_ls(d.h, d.kind, l1, l2, l3)
@@ -55,17 +57,17 @@ def check_modulus(d: ReductionDesign, m: int):
     if f == "mont":
         if not (3 <= m < 1 << k and m & 1):
             _fail(d, "Montgomery (any odd modulus)", f"need m odd and 3 <= m < 2^{k} (got {m})",
-                  f"any odd m; e.g. {TOOLKIT} largest {1 << k} --class prime")
+                  f"any odd m; e.g. {TOOLKIT} largest {1 << k} --class ntt --n 1")
     elif f == "cbarrett":
         if not (1 << (k - 1)) < m < 1 << k:
             _fail(d, f"classical Barrett (exactly {k}-bit modulus)", f"need 2^{k - 1} < m < 2^{k} (got {m}); "
                   f"for smaller moduli use barrett_{k} (BarrettOpt aligns any m)",
-                  f"{TOOLKIT} largest {1 << k} --class prime")
+                  f"{TOOLKIT} largest {1 << k} --class ntt --n 1")
     elif f == "plantard":
         if not (3 <= m and m & 1 and plantard_ok(k, m)):
             _fail(d, "Plantard (odd modulus below 2^k/phi)",
                   f"need m odd, m >= 3 and m < 2^{k}/phi, i.e. (2m + 2^{k})^2 < 5*4^{k} (got {m})",
-                  f"{TOOLKIT} largest {((1 << k) * 618) // 1000} --class prime")
+                  f"{TOOLKIT} largest {((1 << k) * 618) // 1000} --class ntt --n 1")
     elif f in ("wlm", "wlmm", "k2red"):
         w = d.omega
         cls = {"wlm": f"NTT-friendly for WLM (q = 1 mod 2^{w})",

@@ -43,8 +43,8 @@ def _two_terms(v: int, top: int) -> Optional[Tuple[int, int]]:
 def decompose(q: int, k: int, h: int, kind: str) -> Optional[Tuple[int, int, Optional[int]]]:
     """A canonical (l1, l2, l3) describing q (l3 None for 2l), or None if q has no such form.
 
-    Canonical: for 3l, the smallest l3 for which the rest has a 2l form; for the 2l part, the
-    smallest l1 (v = 0 gives l1 = l2 = 0)."""
+    Canonical: the lexicographically smallest (l1, l2, l3), the rule of the prime toolkit
+    (modmul.proth). A 2l form is unique except v = 0 (l1 = l2), which gives (0, 0)."""
     w = k - h
     if q <= 0 or (q - 1) % (1 << w) or (q >> (k - 1)) != 1:
         return None
@@ -52,8 +52,9 @@ def decompose(q: int, k: int, h: int, kind: str) -> Optional[Tuple[int, int, Opt
     if kind == "2l":
         two = _two_terms(v, h - 1)
         return None if two is None else (two[0], two[1], None)
-    for l3 in range(h - 1):
-        two = _two_terms(v - (1 << l3), h - 1)
-        if two is not None:
-            return (two[0], two[1], l3)
+    for l1 in range(h - 1):
+        for l2 in range(l1 + 1):
+            r = v - (1 << l1) + (1 << l2)      # must be 2^l3 with l3 < h-1
+            if r > 0 and r & (r - 1) == 0 and r.bit_length() - 1 < h - 1:
+                return (l1, l2, r.bit_length() - 1)
     return None

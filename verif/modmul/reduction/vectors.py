@@ -88,7 +88,7 @@ def pre_correction(d: ReductionDesign, trace: dict) -> int:
     return trace[name][0]
 
 
-def correction_case(d: ReductionDesign, rng: random.Random, exact: bool, max_tries=200000):
+def correction_case(d: ReductionDesign, rng: random.Random, exact: bool, max_tries=20000):
     """(a, b, m) whose last correction fires: the pre-correction value is >= m (K2RED: also < 0);
     None for Plantard, whose line 3 never fires. With `exact`, it equals m exactly (m composite, a b = 0 mod m), which tells a
     `>=` from a `>` (Plantard's ==, K2RED's >= q)."""
@@ -96,6 +96,8 @@ def correction_case(d: ReductionDesign, rng: random.Random, exact: bool, max_tri
     from .precompute import reduction_ports
     if d.family == "plantard":
         return None  # line 3 (c = q) is unreachable for a, b < q < 2^k/phi (test_reduction_models)
+    if not exact:  # random operands reach the correction often, except for a few Proth-l classes
+        tries, max_tries = max_tries, 300
     for _ in range(max_tries):
         cls = "composite" if exact else rng.choice(CLASSES)
         try:
@@ -114,4 +116,6 @@ def correction_case(d: ReductionDesign, rng: random.Random, exact: bool, max_tri
         v = pre_correction(d, tr)
         if (v == m) if exact else (v >= m or (v < 0)):
             return a, b, m
+    if not exact:
+        return correction_case(d, rng, True, tries)
     raise RuntimeError(f"{d.name}: no correction case in {max_tries} tries")
