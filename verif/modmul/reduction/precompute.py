@@ -12,7 +12,7 @@ valid primes (modmul.proth).
 from . import prothl
 from .names import ReductionDesign
 
-TOOLKIT = "python -m modmul.proth"  # run from verif/ (README, "Prime toolkit")
+TOOLKIT = ".venv/bin/python scripts/primes.py"  # from the repository root (README, "Prime toolkit")
 
 
 def _fail(d: ReductionDesign, cls: str, cond: str, find: str):
