@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """LibreLane configurations of the registry's designs.
 
-    flow/configs.py            writes flow/designs/<d>/config.json for the 12 table designs and the NTT table's tiles
+    flow/configs.py            writes flow/designs/<d>/config.json for the 12 table designs, the reduction table and the NTT table's tiles
 
 The committed files are for LibreLane users with their own installation:
     make rtl DESIGN=<d>
@@ -47,7 +47,7 @@ def main():
     if not index.exists():
         sys.exit("configs: error: build/designs.json is missing. Fix: make rtl-all")
     idx = json.loads(index.read_text())
-    for d in idx["table"] + idx.get("ntt_table", []):
+    for d in idx["table"] + idx.get("reduction_table", []) + idx.get("ntt_table", []):
         write(FLOW / "designs" / d / "config.json", config(d, f"dir::../../../build/{d}/rtl/{d}.v"))
         print(f"configs: flow/designs/{d}/config.json")
 
