@@ -10,7 +10,14 @@ case class BarrettOptRegs(line3: Boolean = true, line4: Boolean = true, line8: B
   def latency: Int = boundaries.map(_.cycles).sum
 }
 
-case class BarrettOptConfig(k: Int, regs: BarrettOptRegs = BarrettOptRegs())
+/** `truncate` = c low columns of the quotient product x'r dropped ([[Multiplier.highTruncated]]);
+  * 0, the default, is the paper's exact product.
+  */
+case class BarrettOptConfig(k: Int, regs: BarrettOptRegs = BarrettOptRegs(), truncate: Int = 0) {
+  Truncation.check("truncate", truncate, k + 1)
+  /** Conditional subtractions at lines 9-10 and after: 2, more for large truncations. */
+  def corrections: Int = Truncation.barrettCorrections(k, truncate)
+}
 
 /** Optimized Barrett multiplier, Algorithm 1.
   *
@@ -21,6 +28,16 @@ case class BarrettOptConfig(k: Int, regs: BarrettOptRegs = BarrettOptRegs())
   * t = x - qM' < 3M' which reaches 2^(k+1) when M' is close to 2^k (first failure at k = 8:
   * A=228, B=229, M=235 gives 0 instead of 42). r1, r2 and t are k+2 bits here; the
   * golden-model tests show the printed width failing (verif/tests/test_models.py).
+  *
+  * Truncated x'r (cfg.truncate = c > 0): q = floor((x'r - D) / 2^(k+1)) with 0 <= D <= Dmax(c).
+  * With x' = (x - e_x)/2^(k-1), e_x = x mod 2^(k-1), and r = 4^k/M' - e_r (0 <= e_r < 1):
+  * M' x' r / 2^(k+1) = x - e_x - M' x' e_r / 2^(k+1), and q > (x'r - D)/2^(k+1) - 1, so
+  *   t = x - qM' < M' (e_x/M' + x' e_r/2^(k+1) + D/2^(k+1) + 1).
+  * e_x/M' < 2^(k-1)/M' = 1/(2u) and x'/2^(k+1) < M'^2/4^k = u^2 (x < M'^2), u = M'/2^k in [1/2, 1);
+  * 1/(2u) + u^2 < 3/2 on that interval, so t < (5/2 + Dmax(c)/2^(k+1)) M'. c = 0 gives the
+  * paper's two corrections (t < 3M'); they stay two while Dmax(c) <= 2^k (c <= 27 at k = 32);
+  * in general cfg.corrections = ceil(5/2 + Dmax(c)/2^(k+1)) - 1 and t has
+  * k + ceil(log2(corrections + 1)) bits ([[Truncation]]).
   */
 class BarrettOpt(val cfg: BarrettOptConfig) extends ModMulComponent(cfg.k) {
   val in_m = in UInt (k bits)
@@ -29,7 +46,7 @@ class BarrettOpt(val cfg: BarrettOptConfig) extends ModMulComponent(cfg.k) {
 
   val Seq(at3, at4, at8, at11) = cfg.regs.boundaries
   def latency: Int = cfg.regs.latency
-  val w = k + 2 // width of r1, r2 and t (see the erratum above)
+  val w = Truncation.barrettSubBits(k, cfg.truncate) // width of r1, r2 and t: k+2 (see the erratum above)
 
   // Lines 1-3: A' = A << l, x = A' B; x' = x >> (k-1) is wiring.
   val aShifted = in_a |<< in_l
@@ -41,7 +58,8 @@ class BarrettOpt(val cfg: BarrettOptConfig) extends ModMulComponent(cfg.k) {
 
   // Line 4: x' r, registered before the shift by k+1.
   val xq = (x >> (k - 1)).resize(k + 1 bits)
-  val xr = at4(Multiplier.full(xq, r_s1))
+  // Truncated: only the high part floor(x'r / 2^(k+1)) is built and registered.
+  val xr = at4(if (cfg.truncate == 0) Multiplier.full(xq, r_s1) else Multiplier.highTruncated(xq, r_s1, k + 1, cfg.truncate))
   val r1_s2 = at4(x.resize(w bits)) // line 5: r1 = x mod 2^(k+2)
   val m_s2 = at4(m_s1)
   val l_s2 = at4(l_s1)
@@ -49,16 +67,18 @@ class BarrettOpt(val cfg: BarrettOptConfig) extends ModMulComponent(cfg.k) {
 
   // Lines 4 (shift), 6 and 8: q = x'r >> (k+1), r2 = q M' mod 2^(k+2), t = r1 - r2.
   // The critical stage of Barrett (paper Section 4.2).
-  val q = (xr >> (k + 1)).resize(k + 1 bits)
+  val q = (if (cfg.truncate == 0) xr >> (k + 1) else xr).resize(k + 1 bits)
   val r2 = Multiplier.low(q, m_s2, w)
   val t8 = at8(r1_s2 - r2)
   val m_s3 = at8(m_s2)
   val l_s3 = at8(l_s2)
   val v_s3 = at8.valid(v_s2)
 
-  // Lines 9-11: two conditional subtractions of M', then t >> l.
+  // Lines 9-11: two conditional subtractions of M' (more if truncated), then t >> l.
   val t9 = Mux(t8 >= m_s3, t8 - m_s3, t8)
   val t10 = Mux(t9 >= m_s3, t9 - m_s3, t9)
-  out_t := at11((t10 >> l_s3).resize(k bits))
+  out_t := at11((extra(t10, cfg.corrections - 2) >> l_s3).resize(k bits))
+
+  private def extra(t: UInt, n: Int): UInt = if (n == 0) t else extra(Mux(t >= m_s3, t - m_s3, t), n - 1)
   out_valid := at11.valid(v_s3)
 }

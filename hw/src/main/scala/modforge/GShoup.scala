@@ -16,7 +16,14 @@ case class GShoupRegs(line1: Boolean = true, core: ShoupRegs = ShoupRegs(), line
   def latency: Int = Seq(line1, line4, line5).count(identity) + core.latency
 }
 
-case class GShoupConfig(k: Int, regs: GShoupRegs = GShoupRegs())
+/** `truncateR` = low columns dropped of B g (line 1), `truncateQ` of the core's A' r (0: exact). */
+case class GShoupConfig(k: Int, regs: GShoupRegs = GShoupRegs(), truncateR: Int = 0, truncateQ: Int = 0) {
+  Truncation.check("truncateR", truncateR, k - 2)
+  Truncation.check("truncateQ", truncateQ, k)
+  /** (the core's line 6, line 4) conditional subtractions: (1, 1), more for large truncations. */
+  def corrections: (Int, Int) = Truncation.gshoupCorrections(k, truncateR, truncateQ)
+  def truncated: Boolean = truncateR > 0 || truncateQ > 0
+}
 
 /** Generalized Shoup multiplier, Algorithm 4, on the Algorithm 3 core ([[ShoupCore]]).
   *
@@ -28,6 +35,16 @@ case class GShoupConfig(k: Int, regs: GShoupRegs = GShoupRegs())
   * Both paths share the core's three multipliers and have the same latency (6 by default), so
   * modes can change every cycle. Power-of-two moduli are rejected by precomputation: g would be
   * 2^k, one bit wider than `in_g` (README, "Preconditions").
+  *
+  * Truncated products: the paper's Proposition extended. Write g = 2^(2k-2)/M' - e_g (0 <= e_g < 1)
+  * and let line 1 drop D_R <= Dmax(cR) (cR = truncateR). Then
+  *   r = floor((Bg - D_R)/2^(k-2)) > 2^k B/M' - B e_g/2^(k-2) - D_R/2^(k-2) - 1,
+  * and B < 2^(k-1) gives r = 2^k B/M' - d with d < 3 + Dmax(cR)/2^(k-2). The core (A' < 2^(k-1),
+  * cQ = truncateQ, see [[ShoupCore]]) then leaves t < (d/2 + Dmax(cQ)/2^k + 1) M', i.e.
+  *   t < (5/2 + Dmax(cR)/2^(k-1) + Dmax(cQ)/2^k) M'.
+  * Untruncated this is the paper's t < 3M' (Eq. 4 with Shoup's own correction). The corrections
+  * stay two (the core's line 6 and line 4) while 2 Dmax(cR) + Dmax(cQ) <= 2^(k-1); otherwise
+  * line 4 does the extra ones ([[Truncation.gshoupCorrections]]).
   */
 class GShoup(val cfg: GShoupConfig) extends ModMulComponent(cfg.k) {
   val in_m = in UInt (k bits)
@@ -37,12 +54,19 @@ class GShoup(val cfg: GShoupConfig) extends ModMulComponent(cfg.k) {
   val in_mode = in Bool ()
 
   val Seq(at1, at4, at5) = Seq(cfg.regs.line1, cfg.regs.line4, cfg.regs.line5).map(Boundary)
-  val core = new ShoupCore(k, cfg.regs.core)
+  val (coreCorr, line4Corr) = cfg.corrections
+  val core =
+    if (!cfg.truncated) new ShoupCore(k, cfg.regs.core)
+    else {
+      val (sub, out) = Truncation.shoupCoreBits(k, coreCorr, line4Corr)
+      new ShoupCore(k, cfg.regs.core, cfg.truncateQ, coreCorr, sub, out)
+    }
   def latency: Int = cfg.regs.latency
 
   // Line 1: r = (B g) >> (k-2); r < 2^k B / M' < 2^k, so k bits hold it. The mode picks this r
   // or the caller's, ahead of the register, so both modes enter the core in the same cycle.
-  val rFull = (Multiplier.full(in_b, in_g) >> (k - 2)).resize(k bits)
+  val rFull = (if (cfg.truncateR == 0) Multiplier.full(in_b, in_g) >> (k - 2)
+               else Multiplier.highTruncated(in_b, in_g, k - 2, cfg.truncateR)).resize(k bits)
   val r = Mux(in_mode, in_r, rFull)
   // Line 2: A' = A << l.
   val aShifted = in_a |<< in_l
@@ -56,12 +80,17 @@ class GShoup(val cfg: GShoupConfig) extends ModMulComponent(cfg.k) {
   val lCore = Delay(at1(in_l), core.latency)
 
   // Line 4: one more conditional subtraction (q may be one short, so the core's t < 2M').
-  val t4 = Mux(core.io.t >= core.io.mOut, core.io.t - core.io.mOut, core.io.t)
+  val t4 = csub(core.io.t, line4Corr)
   val t4r = at4(t4)
   val l4 = at4(lCore)
   val v4 = at4.valid(core.io.outValid)
 
   // Line 5: t >> l.
-  out_t := at5(t4r >> l4)
+  out_t := at5(if (cfg.truncated) (t4r >> l4).resize(k bits) else t4r >> l4)
   out_valid := at5.valid(v4)
+
+  private def csub(t: UInt, n: Int): UInt = {
+    val s = Mux(t >= core.io.mOut, t - core.io.mOut, t)
+    if (n == 1) s else csub(s, n - 1)
+  }
 }

@@ -19,35 +19,51 @@ case class ShoupRegs(lines1and2: Boolean = true, line3: Boolean = true, line6: B
   * 2M < 2^k: this is why r1, r2 and the subtraction carry one extra bit (k+1 bits).
   *
   * All operands are k bits wide. `m` is also returned, delayed to the output, as the caller needs it.
+  *
+  * Truncated A r (`truncate` = c > 0, [[Multiplier.highTruncated]]): q = floor((A r - D) / 2^k),
+  * 0 <= D <= Dmax(c). If r = 2^k B/M - d (d real, d < 1 for Shoup's r) and A < 2^(k-1), then
+  * q > AB/M - A d/2^k - D/2^k - 1, so t = AB - qM < (d/2 + Dmax(c)/2^k + 1) M: for Shoup's r
+  * t < (3/2 + Dmax(c)/2^k) M, still one correction while Dmax(c) <= 2^(k-1) (c <= 26 at k = 32).
+  * The caller gives the number of conditional subtractions at line 6 (`corrections`), the
+  * width of r1, r2 and t (`subBits`) and of the output (`outBits`): [[Truncation]].
   */
-class ShoupCore(k: Int, regs: ShoupRegs = ShoupRegs()) extends Component {
+class ShoupCore(k: Int, regs: ShoupRegs = ShoupRegs(), truncate: Int = 0, corrections: Int = 1,
+                subBits: Int = -1, outBits: Int = -1) extends Component {
+  val w = if (subBits < 0) k + 1 else subBits
+  val wOut = if (outBits < 0) k else outBits
+  Truncation.check("truncate", truncate, k)
   val io = new Bundle {
     val inValid = in Bool ()
     val a, b, m, r = in UInt (k bits)
     val outValid = out Bool ()
-    val t = out UInt (k bits)
+    val t = out UInt (wOut bits)
     val mOut = out UInt (k bits)
   }
   val Seq(at12, at3, at6) = regs.boundaries
   def latency: Int = regs.latency
 
   // Lines 1-2: q = (A r) >> k and r1 = A B mod 2^(k+1), side by side.
-  val q = at12((Multiplier.full(io.a, io.r) >> k).resize(k bits))
-  val r1_s1 = at12(Multiplier.low(io.a, io.b, k + 1))
+  val q = at12((if (truncate == 0) Multiplier.full(io.a, io.r) >> k else Multiplier.highTruncated(io.a, io.r, k, truncate)).resize(k bits))
+  val r1_s1 = at12(Multiplier.low(io.a, io.b, w))
   val m_s1 = at12(io.m)
   val v_s1 = at12.valid(io.inValid)
 
   // Line 3: r2 = q M mod 2^(k+1). The critical stage of GShoup (paper Section 4.2).
-  val r2 = at3(Multiplier.low(q, m_s1, k + 1))
+  val r2 = at3(Multiplier.low(q, m_s1, w))
   val r1_s2 = at3(r1_s1)
   val m_s2 = at3(m_s1)
   val v_s2 = at3.valid(v_s1)
 
   // Lines 4-5: t = r1 - r2 in k+1 bits; the wrap-around of the (k+1)-bit subtractor is line 4.
   val t5 = r1_s2 - r2
-  // Line 6: one conditional subtraction.
-  val t6 = Mux(t5 >= m_s2, t5 - m_s2, t5)
-  io.t := at6(t6.resize(k bits))
+  // Line 6: one conditional subtraction (`corrections` of them).
+  val t6 = csub(t5, corrections)
+  io.t := at6(t6.resize(wOut bits))
+
+  private def csub(t: UInt, n: Int): UInt = {
+    val s = Mux(t >= m_s2, t - m_s2, t)
+    if (n == 1) s else csub(s, n - 1)
+  }
   io.mOut := at6(m_s2)
   io.outValid := at6.valid(v_s2)
 }

@@ -46,12 +46,16 @@ object ModMulSim {
   def smallFactor(m: BigInt): Option[BigInt] =
     (3 until 1000 by 2).map(BigInt(_)).find(f => f < m && m % f == 0)
 
-  def run(d: Design, ops: Int, seed: Long = 1): Unit = {
+  /** `variant`: a (name, builder) of a non-registry configuration of d's family (e.g. a truncated
+    * one), driven like d; by default d itself.
+    */
+  def run(d: Design, ops: Int, seed: Long = 1, variant: Option[(String, () => ModMulComponent)] = None): Unit = {
+    val (simName, build) = variant.getOrElse((d.name, () => d.family.build(d.k)))
     val sim = SimConfig
       .withConfig(ModforgeSpinal.config(new File(buildDir, "simWorkspace/rtl").getPath))
       .workspacePath(new File(buildDir, "simWorkspace").getPath)
-      .workspaceName(d.name)
-      .compile { val c = d.family.build(d.k); c.setDefinitionName(d.name); c }
+      .workspaceName(simName)
+      .compile { val c = build(); c.setDefinitionName(simName); c }
 
     sim.doSim(seed = seed.toInt) { dut =>
       val rnd = new Random(seed)
@@ -72,9 +76,9 @@ object ModMulSim {
         cycle += 1
         if (dut.in_valid.toBoolean) entered.enqueue(cycle)
         if (dut.out_valid.toBoolean) {
-          assert(entered.nonEmpty, s"${d.name}: out_valid without an operation in flight (cycle $cycle)")
+          assert(entered.nonEmpty, s"$simName: out_valid without an operation in flight (cycle $cycle)")
           val latency = cycle - entered.dequeue()
-          assert(latency == dut.latency, s"${d.name}: result after $latency cycles, expected ${dut.latency}")
+          assert(latency == dut.latency, s"$simName: result after $latency cycles, expected ${dut.latency}")
           sb.pushDut(dut.out_t.toBigInt)
         }
       }
@@ -111,9 +115,9 @@ object ModMulSim {
       }
       dut.in_valid #= false
       dut.clockDomain.waitSampling(dut.latency + 2)
-      assert(sb.ref.isEmpty && sb.dut.isEmpty, s"${d.name}: ${sb.ref.size} results missing")
-      assert(sb.matches == ops, s"${d.name}: ${sb.matches} of $ops results checked")
-      println(s"[SpinalSim] ${d.name}: $ops operations match a*b % m (latency ${dut.latency})")
+      assert(sb.ref.isEmpty && sb.dut.isEmpty, s"$simName: ${sb.ref.size} results missing")
+      assert(sb.matches == ops, s"$simName: ${sb.matches} of $ops results checked")
+      println(s"[SpinalSim] $simName: $ops operations match a*b % m (latency ${dut.latency})")
     }
   }
 }
