@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The NTT tiles in SKY130: reports/ntt_table.md (and .csv), the hardware version of the paper's Figure 3.
+"""The NTT tiles in SKY130: reports/ntt_table.md (and .csv), the hardware version of the paper's Figure 3,
+with the reduction arrangements (Montgomery, WLM-Mixed, K2RED of the NTT-reduction paper) beside them.
 
     flow/ntt_reports.py [--collect-only] [--rerun] [DESIGN...]
 
@@ -21,7 +22,11 @@ from harden import BUILD  # noqa: E402
 from pdk import ROOT  # noqa: E402
 from reports import REPORTS, cli, fmt, result, run_designs  # noqa: E402
 
-TITLES = {"barrett": "BarrettOpt only", "shoupbarrett": "Shoup + BarrettOpt", "gshoup": "GShoup only"}
+TITLES = {"barrett": "BarrettOpt only", "shoupbarrett": "Shoup + BarrettOpt", "gshoup": "GShoup only",
+          "mont": "Montgomery", "wlmm": "WLM-Mixed (Proth q)", "k2red": "K2RED (Proth q)"}
+SEED = ("barrett", "shoupbarrett", "gshoup")
+# The reduction family (Tosun et al.): pre-scaled twiddles, no companion, two-pass PWMUL.
+REDUCTIONS = ("mont", "wlmm", "k2red")
 
 
 def manifest(d):
@@ -47,7 +52,7 @@ def row(d):
          "ideal_ntt": mf["n"] // 2 * (mf["n"].bit_length() - 1) // mf["p"],
          # Bits held: two coefficient slots; twiddles: forward and inverse tables, W and (Shoup paths) W'.
          "coeff_bits": 2 * mf["n"] * mf["k"],
-         "twiddle_bits": 2 * mf["n"] * mf["k"] * (1 if mf["arrangement"] == "barrett" else 2)}
+         "twiddle_bits": 2 * mf["n"] * mf["k"] * (1 if mf["arrangement"] in ("barrett",) + REDUCTIONS else 2)}
     if m:
         cp = m["critical_path_ns"]
         r.update(area_um2=m["design__instance__area"], cells=m["design__instance__count"], critical_path_ns=cp,
@@ -69,7 +74,8 @@ def paragraph(rows, mults):
     """What the three arrangements at the same (N, k, P) say about the paper's claim, from the figures."""
     out = []
     for tw in ("rom", "ram"):
-        g = {r["arrangement"]: r for r in rows if r["twiddles"] == tw and r["n"] == 256 and "area_um2" in r}
+        g = {r["arrangement"]: r for r in rows if r["twiddles"] == tw and r["n"] == 256 and "area_um2" in r
+             and r["arrangement"] in SEED}
         if len(g) < 3:
             continue
         b, s, gs = g["barrett"], g["shoupbarrett"], g["gshoup"]
@@ -89,7 +95,8 @@ def paragraph(rows, mults):
                if tw == "ram" else ""))
     verdicts, support, against = [], set(), set()
     for tw in ("rom", "ram"):
-        g = {r["arrangement"]: r for r in rows if r["twiddles"] == tw and r["n"] == 256 and "area_um2" in r}
+        g = {r["arrangement"]: r for r in rows if r["twiddles"] == tw and r["n"] == 256 and "area_um2" in r
+             and r["arrangement"] in SEED}
         if len(g) == 3:
             for a in ("barrett", "shoupbarrett"):
                 (support if g["gshoup"]["at_mm2_us"] < g[a]["at_mm2_us"] else against).add(TITLES[a])
@@ -114,6 +121,44 @@ def paragraph(rows, mults):
                 f"BarrettOpt {a['barrett']:,.0f} and Shoup + BarrettOpt {a['shoup'] + a['barrett']:,.0f}. In the tiles these "
                 f"differences are diluted by what all arrangements share: the 2 x N x k bits of coefficient storage "
                 f"(flip-flops here, no SRAM compiler), the twiddle tables, the banks' multiplexers and the adders.")
+    return out
+
+
+def reduction_paragraph(rows):
+    """The reduction arrangements against the paper's three at the same (N, k, P), from the figures."""
+    out, verdicts = [], []
+    for tw in ("rom", "ram"):
+        g = {r["arrangement"]: r for r in rows if r["twiddles"] == tw and r["n"] == 256 and "area_um2" in r}
+        reds = [a for a in REDUCTIONS if a in g]
+        seeds = [a for a in SEED if a in g]
+        if not reds or not seeds:
+            continue
+        best_seed = min((g[a] for a in seeds), key=lambda r: r["at_mm2_us"])
+        base = g.get("barrett", best_seed)
+        parts = []
+        for a in reds:
+            r = g[a]
+            parts.append(
+                f"{TITLES[a]} (q of {r['q_bits']} bits) {r['area_um2'] / 1e6:.2f} mm2 ({pct(r['area_um2'], base['area_um2'])} against "
+                f"{TITLES[base['arrangement']]}), critical path {r['critical_path_ns']:.2f} ns "
+                f"({pct(r['critical_path_ns'], base['critical_path_ns'])}), {r['cycles_polymul']} cycles per product "
+                f"({pct(r['cycles_polymul'], base['cycles_polymul'])}, of which PWMUL {r['cycles_pwmul']} against "
+                f"{base['cycles_pwmul']}), area-time {r['at_mm2_us']:.2f} mm2 us "
+                f"({pct(r['at_mm2_us'], best_seed['at_mm2_us'])} against the best of the paper's three, "
+                f"{TITLES[best_seed['arrangement']]})")
+        best = min(g.values(), key=lambda r: r["at_mm2_us"])
+        kind = "ROM twiddles (q fixed)" if tw == "rom" else "RAM twiddles (q, q' and C on input ports)"
+        out.append(f"- Reduction arrangements, {kind}: " + "; ".join(parts) + ". Best area-time product of all "
+                   f"{len(g)} tiles: {TITLES[best['arrangement']]}.")
+        better = [TITLES[a] for a in reds if g[a]["at_mm2_us"] < best_seed["at_mm2_us"]]
+        verdicts.append(f"{tw.upper()}: " + (", ".join(better) + " better than the paper's best"
+                                              if better else "none better than the paper's best"))
+    if verdicts:
+        out.append("- Area-time per polynomial product of the reduction arrangements against the best of "
+                   "BarrettOpt, Shoup + BarrettOpt and GShoup: " + "; ".join(verdicts) + ". Their twiddles are stored "
+                   "pre-scaled (W 2^x mod q, no Shoup companion, so half the twiddle bits of the Shoup paths), and "
+                   "their PWMUL takes a second pass by C = F^-2 (N/P + L + 1 more cycles); WLM-Mixed and K2RED "
+                   "also restrict q to Proth primes q_h 2^(k-h) + 1.")
     return out
 
 
@@ -147,9 +192,11 @@ def write(rows, failures, mults):
             f"{fmt(r.get('at_mm2_us'), '.2f')} | {fmt(r.get('flop_share'), '.0%')} |")
     lines += ["", "NTT cycles = log2(N) (N/(2P) + L + 1) + 1 with L the butterfly latency (multiplier + 2): the ideal "
               "(N/2) log2(N) / P in brackets, plus L + 1 cycles per stage for the last results of a stage to be "
-              "written before the next stage reads them (README, \"NTT tile\").", "",
+              "written before the next stage reads them (README, \"NTT tile\"). PWMUL cycles = N/P + L + 2, and "
+              "2 (N/P + L + 1) + 1 for the reduction arrangements (Montgomery, WLM-Mixed, K2RED), whose product of two "
+              "data values leaves the factor F = 2^-x: a second pass multiplies by C = F^-2.", "",
               "## What the measurements say about the paper's claim", ""]
-    para = paragraph(rows, mults)
+    para = paragraph(rows, mults) + reduction_paragraph(rows)
     lines += para or ["Not enough results to compare the three arrangements (see the failures below)."]
     lines += ["", "The paper's claim (Section 5, Figure 3): for polynomial multiplication one GShoup unit is more "
               "efficient than Barrett alone or Shoup plus Barrett, because it serves both the twiddle and the "

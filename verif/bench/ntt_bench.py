@@ -19,21 +19,24 @@ from cocotb.triggers import FallingEdge
 from common import start_bench
 
 from modmul import ntt as model
-from modmul.ntt_host import modulus_ports, twiddle_writes
+from modmul.ntt_host import class_prime, modulus_ports, twiddle_writes
 from modmul.primes import ntt_prime
 
 LOAD, UNLOAD, NTT, INTT, PWMUL = 0, 1, 2, 3, 4
 NAMES = {LOAD: "LOAD", UNLOAD: "UNLOAD", NTT: "NTT", INTT: "INTT", PWMUL: "PWMUL"}
-MUL_LATENCY = {"barrett": 4, "shoupbarrett": 4, "gshoup": 6}  # the multipliers' pipelines (README)
+MUL_LATENCY = {"barrett": 4, "shoupbarrett": 4, "gshoup": 6,  # the multipliers' pipelines (README)
+               "mont": 4, "wlmm": 6, "k2red": 6}
+# PWMUL passes: the reduction arrangements' X Y F, then times C = F^-2 (README, "NTT tile").
+PW_PASSES = {"barrett": 1, "shoupbarrett": 1, "gshoup": 1, "mont": 2, "wlmm": 2, "k2red": 2}
 
 
 def expected_cycles(op, n, p, arrangement):
     """README, "NTT tile", cycle counts: butterfly latency L = multiplier + 2 registers; each stage
-    issues N/(2P) cycles, then waits L + 1 for its last results."""
+    (and each PWMUL pass) issues N/(2P) (N/P) cycles, then waits L + 1 for its last results."""
     lat = MUL_LATENCY[arrangement] + 2
     log_n = n.bit_length() - 1
     return {NTT: log_n * (n // (2 * p) + lat + 1) + 1, INTT: log_n * (n // (2 * p) + lat + 1) + 1,
-            PWMUL: n // p + lat + 2, LOAD: n + 1, UNLOAD: n + 1}[op]
+            PWMUL: PW_PASSES[arrangement] * (n // p + lat + 1) + 1, LOAD: n + 1, UNLOAD: n + 1}[op]
 
 
 class NttBench:
@@ -263,7 +266,10 @@ async def ram_new_modulus(dut):
     tb = await _bench(dut, 7)
     if tb.m["twiddles"] != "ram":
         return
-    q2 = ntt_prime(max(tb.q.bit_length() - 7, 2 * tb.n.bit_length() + 1), 2 * tb.n)
+    if tb.arrangement in ("wlmm", "k2red"):  # another Proth prime of the class, q_h about 8 times smaller
+        q2 = class_prime(tb.n, tb.k, tb.arrangement, below=tb.q >> 3)
+    else:
+        q2 = ntt_prime(max(tb.q.bit_length() - 7, 2 * tb.n.bit_length() + 1), 2 * tb.n)
     psi2 = model.find_psi(tb.n, q2)
     tb.drive_modulus(q2)
     await tb.load_twiddles(q2, psi2)

@@ -9,11 +9,73 @@ Tables (README, "NTT tile"): entry i in 1..N-1 of the forward table is psi^bitre
 powers), of the inverse table psi^-bitrev(i) / 2 (the 1/2 of each Gentleman-Sande stage makes
 N^-1 over log2 N stages). Each W comes with the companion its Shoup path needs:
 floor(W 2^k / q) for Shoup, floor(W 2^k / M') for GShoup (M' = q << l), none for Barrett.
+
+The reduction arrangements (mont, wlmm, k2red: one reduction-family multiplier per unit, README
+"NTT tile") return A B F mod q with F = 2^-x (x = k for mont and wlmm, 2(k - h) for k2red), so
+every W is stored pre-scaled as W 2^x mod q (no companion), and the modulus ports carry, besides
+q, Montgomery's q' = -q^-1 mod 2^k (mod_red_mp) and C = F^-2 = 2^2x mod q (mod_red_c), the
+constant of PWMUL's second pass. wlmm and k2red need a Proth q = q_h 2^(k-h) + 1, q_h < 2^h,
+with h = reduction_h(k, arrangement).
 """
 from . import ntt
 from .precompute import barrett_params, check_shoup_modulus, gshoup_params
+from .primes import is_probable_prime, ntt_prime
+from .reduction import check_modulus, parse_reduction
 
-ARRANGEMENTS = ("barrett", "shoupbarrett", "gshoup")
+SEED = ("barrett", "shoupbarrett", "gshoup")
+REDUCTIONS = ("mont", "wlmm", "k2red")
+ARRANGEMENTS = SEED + REDUCTIONS
+
+
+def reduction_h(k: int, arrangement: str) -> int:
+    """log q_h of a Proth-type arrangement at width k (NttConfig's ReductionArrangement.h):
+    wlmm min(17, k/2) (GB of the 26x17 tile), k2red min(26, k/2) (the paper's 26 at k = 64)."""
+    return {"wlmm": min(17, k // 2), "k2red": min(26, k // 2)}[arrangement]
+
+
+def reduction_design(k: int, arrangement: str):
+    """The reduction-family design of a reduction arrangement's units (modmul.reduction)."""
+    name = f"mont_{k}" if arrangement == "mont" else f"{arrangement}_{k}_h{reduction_h(k, arrangement)}"
+    return parse_reduction(name)
+
+
+def twiddle_scale(k: int, q: int, arrangement: str) -> int:
+    """F^-1 = 2^x mod q: the factor the tile's twiddles are stored with (1 for the seed arrangements)."""
+    return 1 if arrangement in SEED else pow(2, reduction_design(k, arrangement).montgomery_shift, q)
+
+
+def in_class(n: int, k: int, q: int, arrangement: str) -> bool:
+    """Whether q is prime, 1 mod 2N and accepted by the arrangement at width k."""
+    if not (q > 2 and (q - 1) % (2 * n) == 0 and is_probable_prime(q)):
+        return False
+    if arrangement in SEED:
+        return q < 1 << (k - (0 if arrangement == "barrett" else 1))
+    try:
+        check_modulus(reduction_design(k, arrangement), q)
+    except Exception:
+        return False
+    return True
+
+
+def class_prime(n: int, k: int, arrangement: str, below=None) -> int:
+    """The largest prime q < below (default: the arrangement's bound) with q = 1 mod 2N in the
+    arrangement's class at width k. With below=None this is the generator's default q (NttConfig)."""
+    if arrangement in ("wlmm", "k2red"):
+        w = k - reduction_h(k, arrangement)
+        qh = min((1 << (k - w)) - 1, ((below or 1 << k) - 2) >> w)
+        for qh in range(qh, 0, -1):
+            q = (qh << w) + 1
+            if (q - 1) % (2 * n) == 0 and is_probable_prime(q):
+                return q
+        raise ValueError(f"no Proth prime q = q_h 2^{w} + 1 below {below or 1 << k} with q = 1 mod {2 * n}")
+    if below is None:
+        return ntt_prime(k if arrangement == "mont" else k - 1, 2 * n)
+    q = (below - 2) // (2 * n) * (2 * n) + 1
+    while q > 2 * n and not is_probable_prime(q):
+        q -= 2 * n
+    if q <= 2 * n:
+        raise ValueError(f"no prime q = 1 mod {2 * n} below {below}")
+    return q
 
 
 def _check(arrangement):
@@ -25,6 +87,12 @@ def modulus_ports(k: int, q: int, arrangement: str) -> dict:
     """{port: value} for the tile's mod_* inputs."""
     _check(arrangement)
     ports = {"mod_q": q}
+    if arrangement in REDUCTIONS:
+        d = reduction_design(k, arrangement)
+        check_modulus(d, q)  # PreconditionError naming the class
+        if arrangement == "mont":
+            ports["mod_red_mp"] = (-pow(q, -1, 1 << k)) % (1 << k)
+        ports["mod_red_c"] = pow(2, 2 * d.montgomery_shift, q)
     if arrangement in ("barrett", "shoupbarrett"):
         mp, r, l = barrett_params(k, q)
         ports.update(mod_barrett_m=mp, mod_barrett_r=r, mod_barrett_l=l)
@@ -37,16 +105,19 @@ def modulus_ports(k: int, q: int, arrangement: str) -> dict:
 
 
 def twiddle_tables(n: int, k: int, q: int, psi: int, arrangement: str):
-    """(forward, inverse): lists of (W, companion) indexed 0..N-1 (entry 0 is never read)."""
+    """(forward, inverse): lists of (W as stored, companion) indexed 0..N-1 (entry 0 is never read).
+    Reduction arrangements store W 2^x mod q (twiddle_scale) and no companion."""
     _check(arrangement)
     fwd = ntt.root_powers_bitrev(n, q, psi)
     half = pow(2, -1, q)
     inv = [pow(w, -1, q) * half % q for w in fwd]
     div = gshoup_params(k, q)[0] if arrangement == "gshoup" else q
+    scale = twiddle_scale(k, q, arrangement)
 
-    def companion(w):
-        return 0 if arrangement == "barrett" else (w << k) // div
-    return [(w, companion(w)) for w in fwd], [(w, companion(w)) for w in inv]
+    def entry(w):
+        w = w * scale % q
+        return w, (0 if arrangement in ("barrett",) + REDUCTIONS else (w << k) // div)
+    return [entry(w) for w in fwd], [entry(w) for w in inv]
 
 
 def twiddle_writes(n: int, k: int, q: int, psi: int, arrangement: str):

@@ -2,8 +2,9 @@
 
 The tiles are generated here, in one generator call, into build/ntt_tests/<case>/. The fast set
 (make test) covers the three multiplier arrangements, P = 1, 2 and 4, the RAM twiddles and
-moduli near 2^k, near 2^(k-1) and far below; MODFORGE_NTT_LONG=1 (make test-long) adds the
-tiles of reports/ntt_table.md at their sizes.
+moduli near 2^k, near 2^(k-1) and far below, and the three reduction arrangements (mont, wlmm,
+k2red: pre-scaled twiddles, two-pass PWMUL) with ROM and RAM twiddles at P = 1 and 2;
+MODFORGE_NTT_LONG=1 (make test-long) adds the tiles of reports/ntt_table.md at their sizes.
 """
 import json
 import os
@@ -11,7 +12,7 @@ import subprocess
 
 import pytest
 
-from modmul.ntt_host import rom_sha256
+from modmul.ntt_host import class_prime, rom_sha256
 from modmul.primes import ntt_prime
 from runner import BUILD, ROOT, run_bench
 
@@ -26,11 +27,24 @@ FAST = [
     ("ntt_8_16_p1_barrett", 17),                      # the smallest k, q = 2N + 1
     ("ntt_16_32_p2_gshoup_ram", None),
     ("ntt_16_24_p2_shoupbarrett_ram", ntt_prime(20, 32)),
+    # Reduction arrangements (default q: the largest in the class, Montgomery's below 2^k).
+    ("ntt_16_32_p1_mont", None),
+    ("ntt_16_32_p2_mont_ram", 193),                   # Montgomery takes any odd q: far below 2^k
+    ("ntt_16_32_p2_wlmm", None),                      # Proth, log q_h = 16
+    ("ntt_16_24_p1_wlmm_ram", None),                  # log q_h = 12
+    ("ntt_16_32_p1_k2red_ram", None),                 # log q_h = 16, F = 2^-32
+    ("ntt_8_16_p2_k2red", class_prime(8, 16, "k2red", below=1 << 14)),  # the smallest k, log q_h = 8
 ]
 LONG = [
     ("ntt_256_64_p2_barrett", None),
     ("ntt_256_64_p2_shoupbarrett", None),
     ("ntt_256_64_p2_gshoup", None),
+    ("ntt_256_64_p2_mont", None),
+    ("ntt_256_64_p2_wlmm", None),
+    ("ntt_256_64_p2_k2red", None),
+    ("ntt_256_64_p2_mont_ram", None),
+    ("ntt_256_64_p2_wlmm_ram", None),
+    ("ntt_256_64_p2_k2red_ram", None),
     ("ntt_64_128_p1_gshoup", None),
     ("ntt_64_64_p4_gshoup_ram", ntt_prime(40, 128)),
 ]

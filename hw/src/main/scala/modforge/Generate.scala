@@ -110,6 +110,7 @@ object Generate {
   "q": "${c.q}",
   "psi": "${c.psi}",
   "twiddle_rom_sha256": ${if (c.twiddles == TwiddleStore.Rom) "\"" + c.twiddleSha256 + "\"" else "null"},
+  "reduction": ${c.mul.reduction(c.k).map(r => s"""{"design": "${r.name}", "h": ${r.h}, "factor_shift": ${reduction.ReductionPrecompute.factorShift(r)}, "pwmul_passes": ${c.mul.pwPasses}}""").getOrElse("null")},
   "latency": ${top.latency},
   "drain_cycles": ${c.drainCycles},
   "cycles": {${perOp(c.cycles)}},

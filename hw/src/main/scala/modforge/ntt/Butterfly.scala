@@ -1,6 +1,7 @@
 package modforge.ntt
 
 import modforge._
+import modforge.reduction.ReductionMul
 import spinal.core._
 import spinal.lib.Delay
 
@@ -12,9 +13,14 @@ object BflyOp extends SpinalEnum(binarySequential) {
   val gs = newElement()
   /** Pointwise product: X Y in the first output, through the multiplier's full path. */
   val pw = newElement()
+  /** X W, W from the twiddle input, in both outputs: the second pass of a reduction arrangement's
+    * PWMUL, with W = C = F^-2 mod q. */
+  val pwc = newElement()
 }
 
-/** One butterfly unit: one modular multiplier (two for the Shoup + Barrett arrangement).
+/** One butterfly unit: one modular multiplier (two for the Shoup + Barrett arrangement; for a
+  * reduction arrangement a [[modforge.reduction.ReductionMul]], whose A B F comes out exact for
+  * twiddles stored as W F^-1, and as X Y F for PW, which the tile's second pass `pwc` fixes).
   *
   * Pipeline: register 1 holds the multiplier's operands (after the Gentleman-Sande pre-addition),
   * then the multiplier's own registers, then register 2 holds the results, so the latency is the
@@ -36,7 +42,7 @@ class Butterfly(val k: Int, val mul: MulArrangement) extends Component {
   val q = io.mod.q
 
   // Register 1: operands of the product. CT: W*Y. GS: W*(X - Y), and (X + Y)/2 rides beside.
-  // PW: X*Y on the full path.
+  // PW: X*Y on the full path. PWC: X*W.
   val isTwiddle = io.op =/= BflyOp.pw
   val sum = ModArith.half(ModArith.add(io.x, io.y, q), q)
   val diff = ModArith.sub(io.x, io.y, q)
@@ -67,6 +73,12 @@ class Butterfly(val k: Int, val mul: MulArrangement) extends Component {
       g.in_m := io.mod.gshoup_m; g.in_g := io.mod.gshoup_g; g.in_l := io.mod.gshoup_l
       require(g.latency == mulLatency)
       g.out_t
+    case r: ReductionArrangement =>
+      val m = new ReductionMul(r.config(k))
+      m.in_valid := valid1; m.in_a := mulA; m.in_b := mulB; m.in_m := q
+      if (m.in_mp != null) m.in_mp := io.mod.red_mp
+      require(m.latency == mulLatency, s"${r.name}: ReductionMul latency ${m.latency}, arrangement says $mulLatency")
+      m.out_t
   }
 
   private def driveBarrett(m: BarrettOpt, v: Bool): Unit = {
@@ -75,7 +87,7 @@ class Butterfly(val k: Int, val mul: MulArrangement) extends Component {
     require(m.latency == mulLatency || mul == MulArrangement.ShoupBarrett)
   }
 
-  // Register 2: CT: (X + P, X - P). GS: ((X + Y)/2, P). PW: (P, P).
+  // Register 2: CT: (X + P, X - P). GS: ((X + Y)/2, P). PW, PWC: (P, P).
   val carryM = Delay(carry, mulLatency)
   val opM = Delay(op1, mulLatency)
   io.x2 := RegNext(Mux(opM === BflyOp.ct, ModArith.add(carryM, product, q), Mux(opM === BflyOp.gs, carryM, product)))

@@ -1,8 +1,10 @@
 package modforge.ntt
 
 import modforge.{Designs, PreconditionError, Precompute}
+import modforge.reduction.{Method, ReductionConfig, ReductionPrecompute}
 
-/** How a tile's butterfly units multiply: the paper's three options (Section 5, Figure 3). */
+/** How a tile's butterfly units multiply: the paper's three options (Section 5, Figure 3), and
+  * the reduction family's arrangements ([[ReductionArrangement]]). */
 sealed abstract class MulArrangement(val name: String, val title: String) {
   /** Cycles of the unit's modular multiplication (the longer path where there are two units). */
   def mulLatency: Int
@@ -12,6 +14,35 @@ sealed abstract class MulArrangement(val name: String, val title: String) {
   def headroomBits: Int
   /** Bound on q at width k: q < 2^(k - headroomBits). */
   def qBound(k: Int): BigInt = BigInt(1) << (k - headroomBits)
+  /** The reduction-family multiplier of the units at width k (None: the paper's three arrangements). */
+  def reduction(k: Int): Option[ReductionConfig] = None
+  /** None if the multiplier takes q at width k, else the broken condition (beyond q < qBound). */
+  def classError(k: Int, q: BigInt): Option[String] = None
+  /** Whether q is in the arrangement's modulus class at width k. */
+  def inClass(k: Int, q: BigInt): Boolean = q < qBound(k) && classError(k, q).isEmpty
+  /** Passes of PWMUL over the slot: 2 where the product leaves a factor F (X Y F, then times F^-2). */
+  def pwPasses: Int = 1
+  /** The twiddle as stored: W, or W F^-1 mod q for the reduction arrangements (exact W Y). */
+  def stored(k: Int, w: BigInt, q: BigInt): BigInt = w
+}
+
+/** One reduction-family multiplier ([[modforge.reduction.ReductionMul]]: k x k product, then the
+  * method's reduction) per unit for every product. It returns A B F mod q with F = 2^-x, so the
+  * twiddles are stored pre-scaled (W F^-1 = W 2^x mod q) and PWMUL takes two passes: X Y F, then
+  * times C = F^-2 (README, "NTT tile", "Reduction arrangements").
+  */
+sealed abstract class ReductionArrangement(name: String, title: String, val method: Method) extends MulArrangement(name, title) {
+  val hasCompanion = false
+  val headroomBits = 0 // the reductions and ModArith (k+1-bit sums) take any q < 2^k
+  /** log q_h of the Proth-type methods at width k (0: not used). */
+  def h(k: Int): Int = 0
+  def config(k: Int): ReductionConfig = ReductionConfig(method, k, h = h(k))
+  override def reduction(k: Int): Option[ReductionConfig] = Some(config(k))
+  override def classError(k: Int, q: BigInt): Option[String] = ReductionPrecompute.classError(config(k), q)
+  override def pwPasses: Int = 2
+  override def stored(k: Int, w: BigInt, q: BigInt): BigInt = ReductionPrecompute.scale(config(k), w, q)
+  /** x of F = 2^-x. */
+  def factorShift(k: Int): Int = ReductionPrecompute.factorShift(config(k))
 }
 object MulArrangement {
   /** 1. BarrettOpt for both twiddle and pointwise products. */
@@ -26,7 +57,24 @@ object MulArrangement {
   case object GShoup extends MulArrangement("gshoup", "GShoup only") {
     val mulLatency = 6; val hasCompanion = true; val headroomBits = 1
   }
-  val all: Seq[MulArrangement] = Seq(Barrett, ShoupBarrett, GShoup)
+  /** Montgomery (Tosun Alg. 1), any odd q < 2^k, F = 2^-k; product register + 3 stages. */
+  case object Mont extends ReductionArrangement("mont", "Montgomery (Tosun Alg. 1)", Method.Mont) {
+    val mulLatency = 4
+  }
+  /** WLM-Mixed (Tosun Alg. 8, fixed), Proth q with log q_h = min(17, k/2) (GB of the 26x17 tile), F = 2^-k. */
+  case object WlmMixed extends ReductionArrangement("wlmm", "WLM-Mixed (Tosun Alg. 8)", Method.WlmMixed) {
+    val mulLatency = 6
+    override def h(k: Int): Int = math.min(17, k / 2)
+  }
+  /** K2RED (Tosun Alg. 3), Proth q with log q_h = min(26, k/2) (the paper's 26 at k = 64), F = 2^-2(k-h). */
+  case object K2Red extends ReductionArrangement("k2red", "K2RED (Tosun Alg. 3)", Method.K2Red) {
+    val mulLatency = 6
+    override def h(k: Int): Int = math.min(26, k / 2)
+  }
+  /** The paper's three arrangements (Section 5, Figure 3). */
+  val seed: Seq[MulArrangement] = Seq(Barrett, ShoupBarrett, GShoup)
+  val reductions: Seq[ReductionArrangement] = Seq(Mont, WlmMixed, K2Red)
+  val all: Seq[MulArrangement] = seed ++ reductions
 }
 
 /** Where the twiddles live: a ROM computed at elaboration from (q, psi), or a RAM the host loads
@@ -39,8 +87,9 @@ object TwiddleStore {
 }
 
 /** An NTT tile: ring Z_q[x]/(x^N + 1), P butterfly units of width k (README, "NTT tile").
-  * `q` and `psi` default to the largest prime q = 1 mod 2N that every arrangement accepts at k
-  * (q < 2^(k-1)) and to its smallest primitive 2N-th root of unity.
+  * `q` and `psi` default to the largest prime q = 1 mod 2N that every seed arrangement accepts at k
+  * (q < 2^(k-1)), for a reduction arrangement the largest in its class ([[NttConfig.defaultQ]]),
+  * and to its smallest primitive 2N-th root of unity.
   */
 case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: TwiddleStore = TwiddleStore.Rom,
                      qOpt: Option[BigInt] = None, psiOpt: Option[BigInt] = None) {
@@ -51,11 +100,12 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   check(k >= Designs.minK && k <= Designs.maxK, s"k = $k is out of range ${Designs.minK}..${Designs.maxK}")
 
   val logN: Int = Integer.numberOfTrailingZeros(n)
-  val q: BigInt = qOpt.getOrElse(defaultQ(n, k))
+  val q: BigInt = qOpt.getOrElse(defaultQ(n, k, mul))
   check(q >= 3 && q.isProbablePrime(64), s"q = $q is not prime")
   check((q - 1) % (2 * n) == 0, s"q = $q is not 1 mod 2N = ${2 * n}: Z_q has no primitive 2N-th root of unity; pick q = 1 mod ${2 * n}")
   check(q < mul.qBound(k), s"k = $k is too small for q = $q (${q.bitLength} bits): the ${mul.name} arrangement needs " +
     s"q < 2^${k - mul.headroomBits}, so k >= ${q.bitLength + mul.headroomBits}")
+  mul.classError(k, q).foreach(why => check(false, s"q = $q is outside the ${mul.name} arrangement's modulus class at k = $k: $why"))
   val psi: BigInt = psiOpt.getOrElse(findPsi(n, q))
   check(psi > 0 && psi < q && psi.modPow(n, q) == q - 1,
     s"psi = $psi is not a primitive 2N-th root of unity mod q = $q (psi^N must be q-1 = -1 mod q)")
@@ -69,7 +119,7 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   /** Cycles from a command's cmd_valid&cmd_ready to its `done` pulse, without stream stalls. */
   def cycles(op: NttOp): Int = op match {
     case NttOp.Ntt | NttOp.Intt => logN * (n / (2 * p) + drainCycles) + 1
-    case NttOp.PwMul            => n / p + drainCycles + 1
+    case NttOp.PwMul            => mul.pwPasses * (n / p + drainCycles) + 1
     case NttOp.Load | NttOp.Unload => n + 1
   }
 
@@ -82,13 +132,19 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
     */
   lazy val forward: IndexedSeq[BigInt] = (0 until n).map(i => psi.modPow(bitrev(i, logN), q))
   lazy val inverse: IndexedSeq[BigInt] = forward.map(w => (w.modInverse(q) * BigInt(2).modInverse(q)) % q)
-  /** SHA-256 of the ROM's content as text, one line "table index W companion" per entry
+  /** A twiddle as the tile stores it: W, or W F^-1 mod q for the reduction arrangements. */
+  def stored(w: BigInt): BigInt = mul.stored(k, w, q)
+  /** The constants of a reduction arrangement: Montgomery's q' (else None), and C = F^-2 mod q. */
+  def reductionConstants: Option[(Option[BigInt], BigInt)] = mul.reduction(k).map { r =>
+    (if (r.method == Method.Mont) Some(ReductionPrecompute.montQPrime(k, q)) else None, ReductionPrecompute.pointwiseConstant(r, q))
+  }
+  /** SHA-256 of the ROM's content as text, one line "table index W companion" per entry, W as stored
     * (table f or i, index 1..N-1): the manifest records it, and test_ntt_tile.py recomputes it from
     * (q, psi) with verif/modmul/ntt_host.py, so a wrong ROM cannot pass unnoticed even before simulation.
     */
   def twiddleSha256: String = {
     val text = (for ((t, table) <- Seq("f" -> forward, "i" -> inverse); i <- 1 until n)
-      yield s"$t $i ${table(i)} ${companion(table(i))}\n").mkString
+      yield s"$t $i ${stored(table(i))} ${companion(stored(table(i)))}\n").mkString
     java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes("UTF-8")).map("%02x".format(_)).mkString
   }
 
@@ -97,6 +153,7 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
     case MulArrangement.Barrett      => BigInt(0)
     case MulArrangement.ShoupBarrett => Precompute.shoupR(k, w, q)
     case MulArrangement.GShoup       => Precompute.shoupR(k, w, Precompute.gshoup(k, q)._1)
+    case _: ReductionArrangement     => BigInt(0)
   }
 }
 
@@ -108,12 +165,30 @@ object NttConfig {
 
   def bitrev(x: Int, bits: Int): Int = (0 until bits).foldLeft(0)((acc, i) => (acc << 1) | ((x >> i) & 1))
 
-  /** The largest prime q < 2^(k-1) with q = 1 mod 2N (accepted by all three arrangements). */
-  def defaultQ(n: Int, k: Int): BigInt = {
+  /** The default modulus of an arrangement: for the seed three the largest prime q < 2^(k-1) with
+    * q = 1 mod 2N ([[defaultQ(n:Int,k:Int)*]]); Montgomery: the largest below 2^k; WLM-Mixed and K2RED:
+    * the largest Proth prime q = q_h 2^(k-h) + 1 (q_h < 2^h) with q = 1 mod 2N.
+    */
+  def defaultQ(n: Int, k: Int, mul: MulArrangement): BigInt = mul match {
+    case r: ReductionArrangement if r.method != Method.Mont =>
+      val w = k - r.h(k)
+      val step = BigInt(2 * n)
+      Iterator.iterate((BigInt(1) << r.h(k)) - 1)(_ - 1).takeWhile(_ >= 1).map(qh => (qh << w) + 1)
+        .find(q => (q - 1) % step == 0 && q.isProbablePrime(64))
+        .getOrElse(throw new PreconditionError(s"NTT tile: no Proth prime q = q_h 2^$w + 1 < 2^$k with q = 1 mod ${2 * n}"))
+    case r: ReductionArrangement => primeBelow(n, k)
+    case _ => defaultQ(n, k)
+  }
+
+  /** The largest prime q < 2^(k-1) with q = 1 mod 2N (accepted by all three seed arrangements). */
+  def defaultQ(n: Int, k: Int): BigInt = primeBelow(n, k - 1)
+
+  /** The largest prime q < 2^bits with q = 1 mod 2N. */
+  def primeBelow(n: Int, bits: Int): BigInt = {
     val step = BigInt(2 * n)
-    var q = ((BigInt(1) << (k - 1)) - 1) / step * step + 1
+    var q = ((BigInt(1) << bits) - 1) / step * step + 1
     while (q > step && !q.isProbablePrime(64)) q -= step
-    check(q > step, s"no prime q = 1 mod ${2 * n} below 2^${k - 1}")
+    check(q > step, s"no prime q = 1 mod ${2 * n} below 2^$bits")
     q
   }
 

@@ -2,26 +2,29 @@ package modforge.ntt
 
 import modforge.PreconditionError
 
-/** NTT tiles in the design registry: `ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup>[_ram]`.
+/** NTT tiles in the design registry: `ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram]`
+  * (the last three: the reduction arrangements, [[ReductionArrangement]]).
   * Without `_ram` the twiddles are a ROM for the default q and psi ([[NttConfig]]); the generator's
   * `--ntt-q` and `--ntt-psi` pick others.
   */
 object NttDesigns {
-  /** The tiles of reports/ntt_table.md: the three arrangements side by side with ROM twiddles (q fixed,
-    * so the modulus is a constant the synthesis folds into the multipliers) and with RAM twiddles
-    * (q on input ports: the multipliers stay general, as in the paper), and one wider tile.
+  /** The tiles of reports/ntt_table.md: the paper's three arrangements and the three reduction
+    * arrangements side by side with ROM twiddles (q fixed, so the modulus is a constant the synthesis
+    * folds into the multipliers) and with RAM twiddles (q on input ports: the multipliers stay
+    * general, as in the paper), and one wider tile.
     */
   val table: Seq[String] =
     (for (tw <- Seq("", "_ram"); m <- MulArrangement.all) yield s"ntt_256_64_p2_${m.name}$tw") :+ "ntt_64_128_p1_gshoup"
 
   def help: String =
     s"valid NTT tiles: ntt_<N>_<k>_p<P>_<arrangement>[_ram], N a power of two in ${NttConfig.minN}..${NttConfig.maxN}, " +
-      s"P in {1, 2, 4}, arrangement in {${MulArrangement.all.map(_.name).mkString(", ")}}; the table tiles are ${table.mkString(" ")}"
+      s"P in {1, 2, 4}, arrangement in {${MulArrangement.all.map(_.name).mkString(", ")}} (mont: any odd q < 2^k; " +
+      s"wlmm, k2red: Proth q = q_h 2^(k-h) + 1 with h = min(17, k/2) and min(26, k/2)); the table tiles are ${table.mkString(" ")}"
 
   def isNtt(name: String): Boolean = name.startsWith("ntt_")
 
   def parse(name: String, q: Option[BigInt] = None, psi: Option[BigInt] = None): Either[String, NttConfig] = {
-    val Pattern = """ntt_(\d+)_(\d+)_p(\d+)_([a-z]+?)(_ram)?""".r
+    val Pattern = """ntt_(\d+)_(\d+)_p(\d+)_([a-z0-9]+?)(_ram)?""".r
     name match {
       case Pattern(nStr, kStr, pStr, mulStr, ram) =>
         MulArrangement.all.find(_.name == mulStr) match {

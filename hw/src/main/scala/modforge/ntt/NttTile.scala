@@ -23,6 +23,10 @@ object NttState extends SpinalEnum(binarySequential) {
   * PWMUL N/P + L + 2, LOAD/UNLOAD N + 1 plus stalls, where L is the butterfly latency. A stage
   * waits for the last results of the one before (L + 1 cycles); [[NttSchedule]] keeps all 2P
   * accesses of a cycle in different banks.
+  *
+  * Reduction arrangements ([[ReductionArrangement]]): the twiddles are stored as W F^-1 mod q, and
+  * PWMUL runs two passes of N/P cycles, each followed by the L + 1 drain: X Y F into the slot, then
+  * that times C = F^-2 (`mod.red_c`, fed on the units' twiddle input), so 2 (N/P + L + 1) + 1 cycles.
   */
 class NttTile(val cfg: NttConfig) extends Component {
   import cfg.{k, logN, n, p}
@@ -76,6 +80,9 @@ class NttTile(val cfg: NttConfig) extends Component {
   val bad = False
   val isPw = op === NttOp.PwMul.code
   val isIntt = op === NttOp.Intt.code
+  // Reduction arrangements: PWMUL's second pass (times C = F^-2) is running.
+  val twoPass = cfg.mul.pwPasses == 2
+  val pass2: Bool = if (twoPass) RegInit(False) else False
 
   cmd_ready := state === NttState.idle
   busy := state =/= NttState.idle
@@ -89,6 +96,7 @@ class NttTile(val cfg: NttConfig) extends Component {
     is(NttState.idle) {
       when(cmd_valid) {
         op := cmd_op; slot := cmd_slot; cnt := 0; drainCnt := 0
+        if (twoPass) pass2 := False
         bpos := Mux(cmd_op === NttOp.Intt.code, U(0, bpos.getWidth bits), U(logN - 1, bpos.getWidth bits))
         switch(cmd_op) {
           is(NttOp.Load.code) { state := NttState.load }
@@ -109,7 +117,9 @@ class NttTile(val cfg: NttConfig) extends Component {
     is(NttState.drain) {
       drainCnt := drainCnt + 1
       when(drainCnt === cfg.drainCycles - 1) {
-        when(isPw || Mux(isIntt, bpos === logN - 1, bpos === 0)) { finish := True; state := NttState.idle }
+        val again = if (twoPass) isPw && !pass2 else False
+        when(again) { if (twoPass) pass2 := True; state := NttState.issue }
+          .elsewhen(isPw || Mux(isIntt, bpos === logN - 1, bpos === 0)) { finish := True; state := NttState.idle }
           .otherwise { bpos := Mux(isIntt, bpos + 1, bpos - 1); state := NttState.issue }
       }
     }
@@ -168,7 +178,7 @@ class NttTile(val cfg: NttConfig) extends Component {
     }
   } else {
     // Constants computed at elaboration from (q, psi): logic, no $readmem, no initial block.
-    val table = cfg.forward ++ cfg.inverse
+    val table = (cfg.forward ++ cfg.inverse).map(cfg.stored)
     val romW = Vec(table.map(w => U(w, k bits)))
     val romR = Vec(table.map(w => U(cfg.companion(w), k bits)))
     for (u <- 0 until p) {
@@ -178,7 +188,7 @@ class NttTile(val cfg: NttConfig) extends Component {
   }
 
   // ---- Register 0 (operands and twiddles read), the butterflies, write-back ----
-  val op0 = RegNext(Mux(isPw, BflyOp.pw(), Mux(isIntt, BflyOp.gs(), BflyOp.ct())))
+  val op0 = RegNext(Mux(isPw, Mux(pass2, BflyOp.pwc(), BflyOp.pw()), Mux(isIntt, BflyOp.gs(), BflyOp.ct())))
   val valid0 = RegNext(issuing) init (False)
   val units = for (u <- 0 until p) yield {
     val bf = new Butterfly(k, cfg.mul)
@@ -186,7 +196,7 @@ class NttTile(val cfg: NttConfig) extends Component {
     bf.io.op := op0
     bf.io.x := RegNext(readData(2 * u))
     bf.io.y := RegNext(readData(2 * u + 1))
-    bf.io.w := RegNext(twW(u))
+    bf.io.w := RegNext(if (twoPass) Mux(pass2, mod.red_c, twW(u)) else twW(u))
     bf.io.wr := RegNext(twR(u))
     bf.io.mod := mod
     bf

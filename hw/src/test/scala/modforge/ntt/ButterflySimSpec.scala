@@ -10,11 +10,14 @@ import scala.util.Random
 
 /** One butterfly unit per arrangement (Verilator): CT, GS and PW operations in a random mix,
   * back to back, checked against BigInt arithmetic mod q exactly `latency` cycles later.
+  * Reduction arrangements (k = 32 and 64): the twiddle goes in pre-scaled (W 2^x mod q) and CT/GS
+  * must come out exact; PW gives X Y F and PWC X W F, F = 2^-x written out here per method
+  * (2^-k for Montgomery and WLM-Mixed, 2^-2(k-h) for K2RED).
   */
 class ButterflySimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
 
-  for (mul <- MulArrangement.all; k <- Seq(32, 128)) {
+  for (mul <- MulArrangement.all; k <- (if (mul.reduction(k = 32).isDefined) Seq(32, 64) else Seq(32, 128))) {
     test(s"butterfly ${mul.name} k=$k: $ops CT/GS/PW operations against BigInt mod q") {
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))
@@ -25,7 +28,17 @@ class ButterflySimSpec extends AnyFunSuite {
         val rnd = new Random(k)
         // NTT-friendly primes near the top of the arrangement's range and far below it.
         val top = mul.qBound(k).bitLength - 1
-        val qs = Seq(NttConfig.defaultQ(64, top + 1), NttConfig.defaultQ(8, top / 2 + 1), BigInt(97))
+        val red = mul match { case r: ReductionArrangement => Some(r); case _ => None }
+        val qs = red match {
+          case None => Seq(NttConfig.defaultQ(64, top + 1), NttConfig.defaultQ(8, top / 2 + 1), BigInt(97))
+          case Some(MulArrangement.Mont) => Seq(NttConfig.defaultQ(64, k, mul), NttConfig.defaultQ(8, top / 2 + 1), BigInt(97))
+          case Some(r) => // the largest Proth prime of the class and the smallest
+            val w = k - r.h(k)
+            Seq(NttConfig.defaultQ(64, k, mul), Iterator.from(1).map(qh => (BigInt(qh) << w) + 1).find(_.isProbablePrime(64)).get)
+        }
+        // F = 2^-x, from each method's definition; the twiddle input carries W / F = W 2^x.
+        val fShift = red.map(r => if (r == MulArrangement.K2Red) 2 * (k - r.h(k)) else k).getOrElse(0)
+        def f(q: BigInt) = BigInt(2).pow(fShift).modInverse(q)
         val inv2 = qs.map(q => q -> BigInt(2).modInverse(q)).toMap
         val expected = scala.collection.mutable.Queue[(Long, BigInt, BigInt, String)]()
         var cycle = 0L
@@ -36,11 +49,14 @@ class ButterflySimSpec extends AnyFunSuite {
           m.q #= q
           if (m.barrett_m != null) { val (mp, r, l) = Precompute.barrett(k, q); m.barrett_m #= mp; m.barrett_r #= r; m.barrett_l #= l }
           if (m.gshoup_m != null) { val (mp, g, l) = Precompute.gshoup(k, q); m.gshoup_m #= mp; m.gshoup_g #= g; m.gshoup_l #= l }
+          if (m.red_mp != null) m.red_mp #= (BigInt(1) << k) - q.modInverse(BigInt(1) << k) // q' = -q^-1 mod 2^k
+          if (m.red_c != null) m.red_c #= BigInt(rnd.nextInt(1 << 30)) // PWMUL's C comes on w here: ignored
         }
         def companion(w: BigInt) = mul match {
           case MulArrangement.Barrett      => BigInt(rnd.nextInt(1 << 30)) // ignored: garbage
           case MulArrangement.ShoupBarrett => (w << k) / q
           case MulArrangement.GShoup       => (w << k) / Precompute.gshoup(k, q)._1
+          case _                           => BigInt(rnd.nextInt(1 << 30)) // ignored: garbage
         }
         dut.clockDomain.onSamplings {
           cycle += 1
@@ -67,12 +83,15 @@ class ButterflySimSpec extends AnyFunSuite {
             case _ => BigInt(q.bitLength + 8, rnd) % q
           }
           val (x, y, w) = (operand, operand, operand)
-          val op = rnd.nextInt(3)
-          dut.io.x #= x; dut.io.y #= y; dut.io.w #= w; dut.io.wr #= companion(w)
+          val op = rnd.nextInt(if (red.isDefined) 4 else 3)
+          val wIn = if (red.isDefined) w * BigInt(2).pow(fShift) % q else w // stored twiddle W / F
+          dut.io.x #= x; dut.io.y #= y; dut.io.w #= wIn; dut.io.wr #= companion(w)
+          val fq = if (red.isDefined) f(q) else BigInt(1)
           val (x2, y2, what) = op match {
             case 0 => dut.io.op #= BflyOp.ct; ((x + w * y) % q, ((x - w * y) % q + q) % q, s"CT($x, $y, $w) mod $q")
             case 1 => dut.io.op #= BflyOp.gs; ((x + y) * inv2(q) % q, ((x - y) * w % q + q) % q, s"GS($x, $y, $w) mod $q")
-            case _ => dut.io.op #= BflyOp.pw; (x * y % q, BigInt(-1), s"PW($x, $y) mod $q")
+            case 2 => dut.io.op #= BflyOp.pw; (x * y % q * fq % q, BigInt(-1), s"PW($x, $y) mod $q")
+            case _ => dut.io.op #= BflyOp.pwc; (x * wIn % q * fq % q, x * wIn % q * fq % q, s"PWC($x, $wIn) mod $q")
           }
           dut.io.inValid #= true
           driven = (x2, y2, what)

@@ -40,4 +40,28 @@ class NttConfigSpec extends AnyFunSuite {
       psiOpt = Some(BigInt("178930308976060547")))
     assert(seal.forward.drop(1) == Seq("288794978602139552", "178930308976060547", "748001537669050592").map(BigInt(_)))
   }
+  test("reduction arrangements: default q in the class, twiddles pre-scaled, two-pass PWMUL, foreign q refused") {
+    import modforge.reduction.ReductionPrecompute
+    for (m <- MulArrangement.reductions; (n, k) <- Seq((16, 32), (256, 64), (8, 16))) {
+      val c = NttConfig(n, k, 1, m)
+      assert(c.q < (BigInt(1) << k) && c.q.isProbablePrime(64) && (c.q - 1) % (2 * n) == 0 && m.inClass(k, c.q))
+      // The largest such prime: nothing above it in the class.
+      val w = k - m.h(k)
+      val above = if (m == MulArrangement.Mont) ((c.q + 2 * n) until (BigInt(1) << k) by 2 * n)
+        else ((c.q + (BigInt(1) << w)) until (BigInt(1) << k) by (BigInt(1) << w)).filter(q => (q - 1) % (2 * n) == 0)
+      assert(above.forall(!_.isProbablePrime(64)), s"${c.name}: a larger prime in the class")
+      val f = BigInt(2).pow(if (m == MulArrangement.K2Red) 2 * w else k).modInverse(c.q)
+      for (wt <- c.forward ++ c.inverse) assert(c.stored(wt) * f % c.q == wt)
+      assert(c.cycles(NttOp.PwMul) == 2 * (n + c.butterflyLatency + 1) + 1)
+      val (mp, cc) = c.reductionConstants.get
+      assert(mp.isDefined == (m == MulArrangement.Mont) && cc * f % c.q * f % c.q == 1)
+    }
+    assert(MulArrangement.WlmMixed.h(64) == 17 && MulArrangement.WlmMixed.h(32) == 16)
+    assert(MulArrangement.K2Red.h(64) == 26 && MulArrangement.K2Red.h(32) == 16)
+    // 4294966657 = 1 mod 32, 32 bits, odd: Montgomery takes it at k = 32; the Proth arrangements refuse it.
+    assert(NttDesigns.parse("ntt_16_32_p1_mont", q = Some(BigInt("4294966657"))).isRight)
+    refused("ntt_16_32_p1_wlmm", q = Some(BigInt("4294966657")))("outside the wlmm arrangement's modulus class", "Proth", "q = 1 mod 2^16")
+    refused("ntt_16_32_p1_k2red_ram", q = Some(BigInt(193)))("outside the k2red arrangement's modulus class", "Proth")
+    refused("ntt_16_32_p1_mont", q = Some(BigInt("4294967681")))("k = 32 is too small") // prime, 1 mod 32, 33 bits
+  }
 }

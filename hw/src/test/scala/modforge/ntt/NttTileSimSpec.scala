@@ -10,7 +10,8 @@ import scala.util.Random
 
 /** The tile's controller (Verilator): commands, streams with stalls, the cycle counts it promises,
   * and NTT, INTT and PWMUL results against a direct evaluation of the negacyclic transform here
-  * (sum of a_i psi^((2 bitrev(j) + 1) i), O(N^2), no butterflies).
+  * (sum of a_i psi^((2 bitrev(j) + 1) i), O(N^2), no butterflies). Also the reduction
+  * arrangements at k = 32 and 64 (ROM of pre-scaled twiddles, PWMUL's two passes).
   */
 class NttTileSimSpec extends AnyFunSuite {
   def directNtt(a: Seq[BigInt], c: NttConfig): Seq[BigInt] = (0 until c.n).map { j =>
@@ -19,7 +20,10 @@ class NttTileSimSpec extends AnyFunSuite {
   }
 
   for (c <- Seq(NttConfig(16, 32, 2, MulArrangement.GShoup), NttConfig(32, 24, 1, MulArrangement.Barrett),
-                NttConfig(16, 32, 4, MulArrangement.ShoupBarrett))) {
+                NttConfig(16, 32, 4, MulArrangement.ShoupBarrett),
+                // Reduction arrangements: pre-scaled ROM twiddles, two-pass PWMUL.
+                NttConfig(16, 64, 2, MulArrangement.Mont), NttConfig(16, 32, 1, MulArrangement.WlmMixed),
+                NttConfig(16, 64, 2, MulArrangement.K2Red))) {
     test(s"${c.name}: LOAD, NTT, INTT, PWMUL, UNLOAD with stalls, results and cycle counts") {
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))
