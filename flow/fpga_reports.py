@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""FPGA table: resource counts (xc7) and post-route Fmax (ECP5) of the table designs and NTT tiles.
+"""FPGA table: resource counts (xc7) and post-route Fmax (ECP5) of the table designs, the reduction
+family's 32- and 64-bit designs and the NTT tiles.
 
-    flow/fpga_reports.py [--collect-only] [--ecp5-tiles] [DESIGN...]
+    flow/fpga_reports.py [--collect-only] [--ecp5-tiles] [--ecp5-reductions] [DESIGN...]
 
 Runs flow/fpga.py for each design and target unless a result exists for the current RTL
 (--collect-only never runs it). NTT tiles get the xc7 counts; their ECP5 place and route (tens of
@@ -9,6 +10,13 @@ minutes per seed) runs only with --ecp5-tiles or `make fpga DESIGN=<tile> TARGET
 the table uses such a result when it exists. A failure is reported and does not stop the others. Writes
 reports/fpga_table.md and .csv, with a comparison against the published FPGA figures of the
 NTT-reduction paper (its Table 3, read from ../shared/papers/NOTES-supporting-papers.md).
+
+Reduction family (section "Reduction family beside the paper's Tables 3 and 4", flow/tosun_tables.py):
+the reduction_table designs at k = 32 and 64 get the xc7 counts; ECP5 place and route runs by default
+for the 32-bit ones and the 64-bit designs of the paper's five implemented methods (WLM, WLM-Mixed,
+K2RED, Montgomery-Shift, K2RED-Shift: ECP5_REDUCTIONS_64; measured 0.5-3 min per 32-bit design and
+2.5-4 min per 64-bit one on our 2-core machines, about 40 min for the 18), for all of them (adding the
+64-bit Montgomery, classical Barrett, Plantard and lazy K2RED) with --ecp5-reductions. The paper's Tables 3 and 4 (U280) are parsed from its text.
 """
 import argparse
 import csv
@@ -22,6 +30,7 @@ sys.path.insert(0, str(FLOW))
 from harden import BUILD, rtl_sha256  # noqa: E402
 from pdk import ROOT  # noqa: E402
 from reports import fmt  # noqa: E402
+import tosun_tables  # noqa: E402  (reduction family: the paper's Tables 3 and 4)
 
 REPORTS = ROOT / "reports"
 NOTES = ROOT.parent / "shared" / "papers" / "NOTES-supporting-papers.md"
@@ -33,14 +42,18 @@ def result(design, target):
     return json.loads(p.read_text()) if p.exists() else None
 
 
-def targets(design, ecp5_tiles):
-    return TARGETS if ecp5_tiles or not design.startswith("ntt_") else ("xc7",)
+def targets(design, ecp5_tiles, ecp5_reductions=False):
+    if design.startswith("ntt_"):
+        return TARGETS if ecp5_tiles else ("xc7",)
+    if reduction_manifest(design) and not ecp5_reductions and not ecp5_by_default(design):
+        return ("xc7",)
+    return TARGETS
 
 
-def run_all(designs, ecp5_tiles=False):
+def run_all(designs, ecp5_tiles=False, ecp5_reductions=False):
     failures = {}
     for i, d in enumerate(designs, 1):
-        for t in targets(d, ecp5_tiles):
+        for t in targets(d, ecp5_tiles, ecp5_reductions):
             old = result(d, t)
             if old and old.get("rtl_sha256") == rtl_sha256(d):
                 print(f"fpga-reports: [{i}/{len(designs)}] {d} {t}: up to date ({old['date']})", flush=True)
@@ -72,18 +85,181 @@ def published_reductions(path=NOTES):
 
 
 
+# ---- Reduction family (Tosun et al.): which designs run, and the section beside the paper's Tables 3-4 ----
+
+ECP5_REDUCTIONS_64 = ("wlm", "wlmm", "k2red", "monts", "k2reds")  # the paper's five implemented methods
+
+
+def reduction_manifest(design):
+    """The manifest of a reduction-family design (None for the table designs and the tiles)."""
+    p = BUILD / design / "rtl" / f"{design}.json"
+    if design.startswith("ntt_") or not p.exists():
+        return None
+    mf = json.loads(p.read_text())
+    return mf if mf.get("family") in ("mont", "cbarrett", "plantard") + ECP5_REDUCTIONS_64 else None
+
+
+def ecp5_by_default(design):
+    """ECP5 place and route in `make reports`: every 32-bit reduction design, and at 64 bits the paper's
+    five implemented methods (not the baselines it only analyses on paper, nor the lazy K2RED)."""
+    mf = reduction_manifest(design)
+    return bool(mf) and (mf["k"] == 32 or (mf["k"] == 64 and mf["family"] in ECP5_REDUCTIONS_64 and not mf.get("lazy")))
+
+
+def reduction_designs(idx):
+    return [d for d in idx.get("reduction_table", []) if (reduction_manifest(d) or {}).get("k") in (32, 64)]
+
+
+def ecp5_atp(design):
+    """Our ECP5 figures and the paper's ATP formula applied to them; None if there is no fitting result.
+    ATP uses the logic cells nextpnr places (TRELLIS_COMB: the LUT4s and the two LUT4 halves of every
+    CCU2C carry cell); atp_lut4 uses the synthesis' LUT4 count alone (carry cells left out)."""
+    e = result(design, "ecp5")
+    if not e or not e.get("fits") or not e.get("fmax_mhz_median"):
+        return None
+    c, u, f = e["cells"], e.get("utilization", {}), e["fmax_mhz_median"]
+    r = {"lut4": c.get("LUT4", 0), "ccu2c": c.get("CCU2C", 0), "comb": u.get("TRELLIS_COMB", {}).get("used"),
+         "ff": c.get("TRELLIS_FF", 0), "dsp": c.get("MULT18X18D", 0), "fmax": f}
+    r["atp"] = tosun_tables.atp(r["comb"], r["ff"], r["dsp"], f) if r["comb"] is not None else None
+    r["atp_lut4"] = tosun_tables.atp(r["lut4"], r["ff"], r["dsp"], f)
+    return r
+
+
+def reduction_section(designs):
+    import math
+    paper = tosun_tables.parse()
+    if not designs and not paper:
+        return []
+    L = ["", "## Reduction family beside the paper's Tables 3 and 4 (AMD Alveo U280)", "",
+         "The paper's standalone results (Tosun et al., Tables 3 and 4) are parsed from its text "
+         "(`../shared/papers/ntt-modred-fpga-tosun.txt`, flow/tosun_tables.py), not retyped; Table 4's "
+         "Montgomery-Shift 64-bit rows print log q_h = 47 and are read as 17 (erratum 6 of "
+         "`../shared/papers/NOTES-supporting-papers.md`). ATP is the paper's (LUT + FF/2 + 100 DSP) / f with f in MHz.", "",
+         "**The devices, tools and designs differ.** The paper: AMD Alveo U280 (UltraScale+, 6-input LUTs, "
+         "DSP48E2 used as 26x17 unsigned multipliers), Vivado 2023.2, f the fastest clock that closes; each design "
+         "is a reduction alone (input a < q^2). Ours: Lattice ECP5 LFE5U-85F (4-input LUTs, MULT18X18D 18x18 "
+         "multipliers), Yosys `synth_ecp5` and nextpnr-ecp5, f the median post-route Fmax of three seeds; each "
+         "design is a complete k-bit modular multiplier, the k x k product included. For our ATP, FF is the "
+         "flip-flops, DSP the MULT18X18D count, and LUT the logic cells nextpnr places (TRELLIS_COMB): the "
+         "LUT4s plus the two LUT4s inside every CCU2C carry cell. On the U280 each adder bit takes a LUT (counted) "
+         "in front of the CARRY8; on ECP5 the carry cell holds its own LUT4s, which the synthesis does not count "
+         "as LUT4, so the LUT4 count alone undercounts adders. The ATP with the LUT4 count alone, what the "
+         "synthesis reports, is shown too. The formula weighs a DSP as 100 "
+         "LUTs on both devices, though a DSP48E2 and a MULT18X18D are different resources and a LUT4 is smaller "
+         "than a LUT6: compare how the methods rank on each device, not values across devices."]
+    if paper:
+        worst = max(paper, key=lambda r: abs(r["atp"] - r["atp_printed"]))
+        exact = [r for r in paper if abs(math.floor(
+            (r["lut"] + r["ff"] / 2 + 100 * r["dsp"]) * round(1000 / r["f_mhz"], 1) / 10 + 1e-9) / 100 - r["atp_printed"]) < 1e-9]
+        odd = [r for r in paper if r not in exact]
+        L += ["", f"Check of the formula: it reproduces the printed ATP of all {len(paper)} parsed rows within "
+                  f"{abs(worst['atp'] - worst['atp_printed']):.3f} (largest difference: {worst['algorithm']} "
+                  f"{worst['k']}/{worst['h']}, computed {worst['atp']:.3f}, printed {worst['atp_printed']}). "
+                  f"Computed with the clock period T = 1/f rounded to 0.1 ns (the paper's frequencies are 1/T in "
+                  f"0.1 ns steps) and truncated to two decimals, it gives {len(exact)} of {len(paper)} printed values "
+                  f"exactly" + (": the exception" + ("s are " if len(odd) > 1 else " is ") + "; ".join(
+                      f"{r['algorithm']} {({'ra': 'ρ_A ', 'rb': 'ρ_B '}.get(r.get('preset'), ''))}{r['k']}/{r['h']} (printed {r['atp_printed']}, "
+                      f"computed {r['atp']:.3f})" for r in odd) if odd else "") + "."]
+    if designs:
+        L += ["", "### Our 32- and 64-bit designs and the paper's matching rows", "",
+              "Paper's row: same method, log q, log q_h (WLM: log q - w) and, for the shift-add methods, Proth-l kind "
+              "and pipeline (rho_A/rho_B). Absent figures are `n/a`: a run not made, or no matching row.", "",
+              "| design | paper's row | paper LUT / FF / DSP | paper f (MHz) | paper ATP (computed) | ECP5 LUT4 | CCU2C | "
+              "logic cells | FF | MULT18X18D | Fmax median (MHz) | our ATP (ECP5) | ATP, LUT4 only | xc7 LUT / FF / DSP48E1 |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for d in designs:
+            mf = reduction_manifest(d)
+            pr = tosun_tables.match(paper, mf) if paper else None
+            e = ecp5_atp(d)
+            x = result(d, "xc7")
+            xr = x["resources"] if x else None
+            prow = (f"T{pr['table']} {pr['algorithm']} {pr['k']}/{pr['h']}"
+                    + (f" {'ρ_A' if pr['preset'] == 'ra' else 'ρ_B'} {pr['kind']}" if pr.get("preset") else "")) if pr else "n/a"
+            L.append(f"| {d} | {prow} | " + (f"{pr['lut']} / {pr['ff']} / {pr['dsp']} | {pr['f_mhz']} | "
+                                            f"{pr['atp_printed']} ({pr['atp']:.2f})" if pr else "n/a | n/a | n/a")
+                     + " | " + (" | ".join([str(e["lut4"]), str(e["ccu2c"]), fmt(e["comb"]), str(e["ff"]), str(e["dsp"]),
+                                            f"{e['fmax']:.1f}", fmt(e["atp"], ".2f"), f"{e['atp_lut4']:.2f}"])
+                                if e else " | ".join(["n/a"] * 8))
+                     + " | " + (f"{xr['LUT']} / {xr['FF']} / {xr['DSP']}" if xr else "n/a") + " |")
+        sa = {}
+        for d in designs:
+            mf, e = reduction_manifest(d), ecp5_atp(d)
+            if e and mf["family"] in ("monts", "k2reds"):
+                sa.setdefault(mf["k"], set()).add(e["dsp"])
+        if sa:
+            L += ["", "Our shift-add designs (Montgomery-Shift, K2RED-Shift) still use MULT18X18Ds: "
+                  + ", ".join(f"{'/'.join(map(str, sorted(v)))} at {k} bits" for k, v in sorted(sa.items()))
+                  + ", the k x k product's. The paper's shift-add rows have no DSP because they are reductions alone."]
+        for k in (32, 64):
+            ours = sorted(((ecp5_atp(d)["atp"], d) for d in designs if reduction_manifest(d)["k"] == k
+                           and ecp5_atp(d) and ecp5_atp(d)["atp"] is not None))
+            theirs = sorted({(pr["atp"], f"{pr['algorithm']} {pr['k']}/{pr['h']}"
+                              + (f" {'ρ_A' if pr['preset'] == 'ra' else 'ρ_B'} {pr['kind']}" if pr.get("preset") else ""))
+                             for d in designs if reduction_manifest(d)["k"] == k
+                             and (pr := tosun_tables.match(paper, reduction_manifest(d)))})
+            if ours or theirs:
+                L += ["", f"Ranking by ATP at {k} bits (lowest first). Ours on ECP5: "
+                      + (", ".join(f"{d} {a:.2f}" for a, d in ours) if ours else "no results")
+                      + ". The paper's matching rows on the U280: " + (", ".join(f"{n} {a:.2f}" for a, n in theirs) or "none") + "."]
+        claim = tosun_tables.claim()
+        L += ["", "### WLM-Mixed against WLM and K2RED (ATP ratio; above 1 favours WLM-Mixed)", "",
+              "| k | ratio | paper: text | paper: Table 3 (computed) | ours: ECP5 ATP | ours: SKY130 A x P |", "|---|---|---|---|---|---|"]
+        for k in (64, 32):
+            fam = {}
+            for d in designs:
+                mf = reduction_manifest(d)
+                if mf["k"] == k and not mf.get("lazy"):
+                    fam.setdefault(mf["family"], (d, mf))
+            if "wlmm" not in fam:
+                continue
+            dw, mw = fam["wlmm"]
+            for f, name in (("wlm", "WLM"), ("k2red", "K2RED")):
+                if f not in fam:
+                    continue
+                do, mo = fam[f]
+                po, pw = (tosun_tables.match(paper, mo), tosun_tables.match(paper, mw)) if paper else (None, None)
+                eo, ew = ecp5_atp(do), ecp5_atp(dw)
+                ao, aw = asic_ap(do), asic_ap(dw)
+                text = f"{claim[0] if f == 'wlm' else claim[1]:.2f}" if claim and k == 64 else ""
+                L.append(f"| {k} | {name} / WLM-Mixed ({do} / {dw}) | {text} | "
+                         f"{fmt(po['atp'] / pw['atp'] if po and pw else None, '.2f')} | "
+                         f"{fmt(eo['atp'] / ew['atp'] if eo and ew and eo['atp'] and ew['atp'] else None, '.2f')} | "
+                         f"{fmt(ao / aw if ao and aw else None, '.2f')} |")
+    if paper:
+        L += ["", "### The paper's Tables 3 and 4 as parsed", "",
+              "| table | algorithm | ρ | l_3 | log q | log q_h | # primes | max log n | LUT | FF | DSP | f (MHz) | ATP printed | ATP computed | note |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in paper:
+            L.append(f"| {r['table']} | {r['algorithm']} | {({'ra': 'ρ_A', 'rb': 'ρ_B'}.get(r.get('preset'), ''))} | "
+                     f"{({'3l': '✓', '2l': '✗'}.get(r.get('kind'), ''))} | {r['k']} | {r['h']} | {fmt(r['primes'], ',') if r['primes'] is not None else r['primes_text']} | "
+                     f"{r['max_log_n']} | {r['lut']} | {r['ff']} | {r['dsp']} | {r['f_mhz']} | {r['atp_printed']} | "
+                     f"{r['atp']:.3f} | {r['erratum'] or ''} |")
+    return L
+
+
+def asic_ap(design):
+    """Area x critical path (um2 ns) of the SKY130 result, None if absent."""
+    p = BUILD / design / "harden" / "metrics.json"
+    if not p.exists():
+        return None
+    m = json.loads(p.read_text())
+    return m["design__instance__area"] * m["critical_path_ns"]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("designs", nargs="*")
     ap.add_argument("--collect-only", action="store_true")
     ap.add_argument("--ecp5-tiles", action="store_true", help="also place and route the NTT tiles on ECP5")
+    ap.add_argument("--ecp5-reductions", action="store_true",
+                    help="place and route every 32- and 64-bit reduction design on ECP5 (default: ECP5_REDUCTIONS_64 at 64 bits)")
     a = ap.parse_args()
     index = BUILD / "designs.json"
     if not index.exists():
         sys.exit("fpga-reports: error: build/designs.json is missing. Fix: make rtl-all")
     idx = json.loads(index.read_text())
-    designs = a.designs or idx["table"] + idx.get("ntt_table", [])
-    failures = {} if a.collect_only else run_all(designs, a.ecp5_tiles)
+    designs = a.designs or idx["table"] + reduction_designs(idx) + idx.get("ntt_table", [])
+    failures = {} if a.collect_only else run_all(designs, a.ecp5_tiles, a.ecp5_reductions)
     rows = []
     for d in designs:
         x, e = result(d, "xc7"), result(d, "ecp5")
@@ -129,6 +305,9 @@ def main():
             note = "" if r.get("ecp5_fits", True) else f"does not fit: {r['ecp5_overflow']} overflows"
             if "ecp5_fits" not in r and r["design"].startswith("ntt_"):
                 note = f"not run by `make reports` (tens of minutes per seed): `make fpga DESIGN={r['design']} TARGET=ecp5`"
+            elif "ecp5_fits" not in r and reduction_manifest(r["design"]) and not ecp5_by_default(r["design"]):
+                note = (f"not run by `make reports` (about 4 min): `make fpga DESIGN={r['design']} TARGET=ecp5` "
+                        "or `flow/fpga_reports.py --ecp5-reductions`")
             lines.append(f"| {r['design']} | {fmt(r.get('ecp5_trellis_comb'))} | {fmt(r.get('ecp5_trellis_ff'))} | "
                          f"{fmt(r.get('ecp5_mult18x18d'))} | {fmt(r.get('ecp5_fmax_mhz_median'), '.1f')} | "
                          f"{fmt(r.get('ecp5_fmax_mhz_best'), '.1f')} | {note} |")
@@ -147,6 +326,7 @@ def main():
                 rng = lambda k: f"{min(p[k] for p in sel):g}-{max(p[k] for p in sel):g}"
                 lines.append(f"| {lq} | {len(sel)} ({', '.join(sorted({p['algorithm'].split(' (')[0] for p in sel}))}) | "
                              f"{rng('lut')} | {rng('ff')} | {rng('dsp')} | {rng('freq_mhz')} |")
+    lines += reduction_section([d for d in designs if reduction_manifest(d)])
     if failures:
         lines += ["", "## Failed runs", ""] + [f"- {d} {t}: {why}" for (d, t), why in failures.items()]
     (REPORTS / "fpga_table.md").write_text("\n".join(lines) + "\n")
