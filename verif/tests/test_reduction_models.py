@@ -27,7 +27,7 @@ from modmul import PreconditionError, precompute
 from modmul.designs import parse_design
 from modmul.reduction import ReductionDesign, check_modulus, model, reduction_ports
 from modmul.reduction import models as rmodels
-from modmul.reduction import prothl
+from modmul.proth import proth_l_decompose
 from modmul.reduction.names import DEFAULT_TILE, GRAMMAR
 from modmul.reduction.vectors import CLASSES, modulus
 
@@ -198,7 +198,7 @@ def test_every_shift_tuple(k):
         for d in small_designs(k, family):
             for ls in proth_l_tuples(d.h, d.kind):
                 m = proth_l_q(k, d.h, ls)
-                canon = prothl.decompose(m, k, d.h, d.kind)
+                canon = proth_l_decompose(m, k, d.h, d.kind)
                 assert canon is not None and proth_l_q(k, d.h, [x for x in canon if x is not None]) == m
                 for a, b in [(m - 1, m - 1), (1, m - 1)] + [(rng.randrange(m), rng.randrange(m)) for _ in range(8)]:
                     p = reduction_ports(d, a, b, m, ls=ls)

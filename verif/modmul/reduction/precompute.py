@@ -9,7 +9,6 @@ Modulus classes (README, "Reduction family"); a modulus outside its design's cla
 PreconditionError naming the class, the failed condition, and the toolkit command that finds
 valid primes (modmul.proth).
 """
-from . import prothl
 from .names import ReductionDesign
 
 TOOLKIT = ".venv/bin/python scripts/primes.py"  # from the repository root (README, "Prime toolkit")
@@ -26,8 +25,23 @@ def plantard_ok(k: int, m: int) -> bool:
     return (2 * m + (1 << k)) ** 2 < 5 << (2 * k)
 
 
+def _check_ls(h: int, kind: str, l1: int, l2: int, l3) -> str:
+    """Why (l1, l2, l3) is not a valid Proth-<kind> choice for log q_h = h ('' if it is), in the
+    words of the shift designs' ports (the toolkit's own checks name the toolkit's arguments)."""
+    top = h - 1
+    if not (0 <= l2 <= l1 < top):
+        return f"need 0 <= l2 <= l1 < log q_h - 1 = {top} (got l1 = {l1}, l2 = {l2})"
+    if kind == "3l" and (l3 is None or not 0 <= l3 < top):
+        return f"need 0 <= l3 < log q_h - 1 = {top} (got l3 = {l3})"
+    if kind == "2l" and l3 is not None:
+        return "a Proth-2l design has no l3"
+    return ""
+
+
 def proth_ls(d: ReductionDesign, m: int, ls=None):
-    """(l1, l2, l3) for a shift design: the caller's, checked against m, or m's canonical form."""
+    """(l1, l2, l3) for a shift design: the caller's, checked against m, or m's canonical form
+    (the prime toolkit's: the lexicographically smallest tuple)."""
+    from ..proth import proth_l_decompose, proth_l_value  # late: `python -m modmul.proth` stays clean
     find = f"{TOOLKIT} list {d.k} {d.h} {d.kind}"
     cls = f"Proth-{d.kind} (log q_h = {d.h}, k = {d.k})"
     if ls is not None:
@@ -35,14 +49,14 @@ def proth_ls(d: ReductionDesign, m: int, ls=None):
             _fail(d, cls, f"l1, l2, l3 = {tuple(ls)}: give 2 or 3 shift amounts", find)
         ls = tuple(ls) + (None,) * (3 - len(ls))
         l1, l2, l3 = ls[:3]
-        why = prothl.check_ls(d.h, d.kind, l1, l2, l3)
+        why = _check_ls(d.h, d.kind, l1, l2, l3)
         if why:
             _fail(d, cls, f"l1, l2, l3 = {ls}: {why}", find)
-        q = prothl.value(d.k, d.h, l1, l2, l3)
+        q = proth_l_value(d.k, d.h, l1, l2, l3)
         if q != m:
             _fail(d, cls, f"l1, l2, l3 = {ls} describe q = {q}, not m = {m}", find)
         return ls
-    got = prothl.decompose(m, d.k, d.h, d.kind)
+    got = proth_l_decompose(m, d.k, d.h, d.kind)
     if got is None:
         _fail(d, cls, f"m = {m} is not 2^{d.k - 1} + (2^l1 - 2^l2{' + 2^l3' if d.kind == '3l' else ''})"
                       f"*2^{d.k - d.h} + 1 with 0 <= l2 <= l1 < {d.h - 1}"

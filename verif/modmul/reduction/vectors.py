@@ -11,7 +11,7 @@ and, for the shift methods, Proth-l forms with extreme shift amounts (l_i = 0 an
 import random
 
 from ..primes import is_probable_prime
-from . import prothl
+from ..proth import proth_l_value
 from .names import ReductionDesign
 from .precompute import plantard_ok
 
@@ -44,7 +44,7 @@ def _proth_l(d: ReductionDesign, rng, extreme=False):
         l1 = rng.randrange(top + 1)
         l2 = rng.randrange(l1 + 1)
         l3 = rng.randrange(top + 1) if d.kind == "3l" else None
-    return prothl.value(d.k, d.h, l1, l2, l3)
+    return proth_l_value(d.k, d.h, l1, l2, l3)
 
 
 def modulus(d: ReductionDesign, cls: str, rng: random.Random) -> int:
