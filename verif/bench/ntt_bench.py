@@ -30,13 +30,27 @@ MUL_LATENCY = {"barrett": 4, "shoupbarrett": 4, "gshoup": 6,  # the multipliers'
 PW_PASSES = {"barrett": 1, "shoupbarrett": 1, "gshoup": 1, "mont": 2, "wlmm": 2, "k2red": 2}
 
 
+def stage_lag(b, p):
+    """README, "NTT tile", cycle counts: the lag of the transition between the stages at pair
+    distances 2^b and 2^(b-1) (NTT b then b-1, INTT b-1 then b), b >= 1: the next stage's cycle c
+    reads only coefficients the stage before issued by its cycle c + lag."""
+    bank_bits = (2 * p).bit_length() - 1
+    if p == 1:
+        return 1 << (b - 1)
+    return (1 << (b - bank_bits)) + 1 if b > bank_bits else (1 if b == bank_bits else 0)
+
+
 def expected_cycles(op, n, p, arrangement):
     """README, "NTT tile", cycle counts: butterfly latency L = multiplier + 2 registers; each stage
-    (and each PWMUL pass) issues N/(2P) (N/P) cycles, then waits L + 1 for its last results."""
+    issues T = N/(2P) cycles (a PWMUL pass N/P), the next stage starts max(0, lag + L + 2 - T) cycles
+    after (a second PWMUL pass max(0, L + 2 - N/P)), and the last results take L + 1 more, done one."""
     lat = MUL_LATENCY[arrangement] + 2
     log_n = n.bit_length() - 1
-    return {NTT: log_n * (n // (2 * p) + lat + 1) + 1, INTT: log_n * (n // (2 * p) + lat + 1) + 1,
-            PWMUL: PW_PASSES[arrangement] * (n // p + lat + 1) + 1, LOAD: n + 1, UNLOAD: n + 1}[op]
+    t = n // (2 * p)
+    transform = log_n * t + sum(max(0, stage_lag(b, p) + lat + 2 - t) for b in range(1, log_n)) + lat + 2
+    passes = PW_PASSES[arrangement]
+    pwmul = passes * (n // p) + (passes - 1) * max(0, lat + 2 - n // p) + lat + 2
+    return {NTT: transform, INTT: transform, PWMUL: pwmul, LOAD: n + 1, UNLOAD: n + 1}[op]
 
 
 class NttBench:

@@ -3,7 +3,9 @@
 The tiles are generated here, in one generator call, into build/ntt_tests/<case>/. The fast set
 (make test) covers the three multiplier arrangements, P = 1, 2 and 4, the RAM twiddles and
 moduli near 2^k, near 2^(k-1) and far below, and the three reduction arrangements (mont, wlmm,
-k2red: pre-scaled twiddles, two-pass PWMUL) with ROM and RAM twiddles at P = 1 and 2;
+k2red: pre-scaled twiddles, two-pass PWMUL) with ROM and RAM twiddles at P = 1 and 2, and two
+N = 64 tiles whose stages overlap (NttSchedule.stageGap: a gap after the first NTT stage, none
+after the others; the two PWMUL passes back to back);
 MODFORGE_NTT_LONG=1 (make test-long) adds the tiles of reports/ntt_table.md at their sizes.
 """
 import json
@@ -34,6 +36,9 @@ FAST = [
     ("ntt_16_24_p1_wlmm_ram", None),                  # log q_h = 12
     ("ntt_16_32_p1_k2red_ram", None),                 # log q_h = 16, F = 2^-32
     ("ntt_8_16_p2_k2red", class_prime(8, 16, "k2red", below=1 << 14)),  # the smallest k, log q_h = 8
+    # Overlapped stages: at N = 64, P = 2 (16 cycles a stage) only the transition 32 <-> 16 waits.
+    ("ntt_64_32_p2_gshoup", None),                    # L = 8: gap of 3 cycles, then none
+    ("ntt_64_32_p2_k2red_ram", None),                 # L = 8, PWMUL's second pass at once
 ]
 LONG = [
     ("ntt_256_64_p2_barrett", None),

@@ -114,14 +114,36 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
 
   /** Cycles of one butterfly unit: operand register, multiplier, result register. */
   def butterflyLatency: Int = mul.mulLatency + 2
-  /** Idle cycles between two stages: the last results of a stage are written before the next reads. */
+  /** The bank schedule: which butterflies each cycle, and the gaps between stages. */
+  def schedule: NttSchedule = NttSchedule(logN, p)
+  /** Cycles after a command's last issue cycle until its last results are written: L + 1 (also the
+    * longest gap between two stages: with it any stage order is safe). */
   def drainCycles: Int = butterflyLatency + 1
-  /** Cycles from a command's cmd_valid&cmd_ready to its `done` pulse, without stream stalls. */
+  /** Idle cycles after each stage of the transform before the next starts ([[NttSchedule.stageGap]],
+    * 0 once N/(2P) >= lag + L + 2; the last stage's entry is its final drain, not counted here: 0). */
+  def stageGaps(op: NttOp): Seq[Int] = op match {
+    case NttOp.Ntt | NttOp.Intt =>
+      val inverse = op == NttOp.Intt
+      schedule.stages(inverse).map(b => schedule.gapAfter(b, inverse, butterflyLatency))
+    case NttOp.PwMul => Seq.fill(mul.pwPasses - 1)(schedule.passGap(butterflyLatency)) :+ 0
+    case _ => Nil
+  }
+  /** Cycles from a command's cmd_valid&cmd_ready to its `done` pulse, without stream stalls:
+    * the issue cycles, the gaps between stages (or PWMUL passes), L + 1 for the last results, one for `done`. */
   def cycles(op: NttOp): Int = op match {
-    case NttOp.Ntt | NttOp.Intt => logN * (n / (2 * p) + drainCycles) + 1
-    case NttOp.PwMul            => mul.pwPasses * (n / p + drainCycles) + 1
+    case NttOp.Ntt | NttOp.Intt => schedule.transformCycles(butterflyLatency)
+    case NttOp.PwMul            => schedule.pwMulCycles(butterflyLatency, mul.pwPasses)
     case NttOp.Load | NttOp.Unload => n + 1
   }
+  /** Cycles in which the units take operands: (N/2) log2(N) / P for NTT and INTT, N/P per PWMUL
+    * pass, none for LOAD and UNLOAD (the streams). */
+  def butterflyCycles(op: NttOp): Int = op match {
+    case NttOp.Ntt | NttOp.Intt => logN * n / (2 * p)
+    case NttOp.PwMul            => mul.pwPasses * n / p
+    case NttOp.Load | NttOp.Unload => 0
+  }
+  /** Butterfly utilization of a command: [[butterflyCycles]] / [[cycles]] (0 for LOAD, UNLOAD). */
+  def utilization(op: NttOp): Double = butterflyCycles(op).toDouble / cycles(op)
 
   /** log2 of the number of coefficient banks per polynomial slot (2P banks). */
   def bankBits: Int = Integer.numberOfTrailingZeros(2 * p)

@@ -5,7 +5,7 @@ import spinal.lib.Delay
 
 /** The tile's controller states. */
 object NttState extends SpinalEnum(binarySequential) {
-  val idle, load, unload, issue, drain = newElement()
+  val idle, load, unload, issue, drain = newElement() // drain: a gap between stages, or the wait before done
 }
 
 /** An NTT tile over Z_q[x]/(x^N + 1): two polynomial slots, P butterfly units, one command at a time.
@@ -19,14 +19,17 @@ object NttState extends SpinalEnum(binarySequential) {
   * `done` pulses for one cycle when a command is complete; the next one may fire in that cycle.
   * Other codes finish at once with `done` and `bad_cmd`.
   *
-  * Cycles from command to done ([[NttConfig.cycles]]): NTT and INTT log2(N) (N/(2P) + L + 1) + 1,
-  * PWMUL N/P + L + 2, LOAD/UNLOAD N + 1 plus stalls, where L is the butterfly latency. A stage
-  * waits for the last results of the one before (L + 1 cycles); [[NttSchedule]] keeps all 2P
-  * accesses of a cycle in different banks.
+  * Cycles from command to done ([[NttConfig.cycles]]): the issue cycles (N/(2P) per stage, N/P per
+  * PWMUL pass), the gaps between stages, L + 1 for the last results to be written and one for `done`,
+  * where L is the butterfly latency; LOAD/UNLOAD N + 1 plus stalls. A stage starts as soon as every
+  * coefficient it reads has been written by the one before ([[NttSchedule.stageGap]]: no gap at all
+  * for N/(2P) >= lag + L + 2, e.g. N = 256, P = 2; at most L + 1 for small N); [[NttSchedule]] keeps
+  * all 2P accesses of a cycle in different banks.
   *
   * Reduction arrangements ([[ReductionArrangement]]): the twiddles are stored as W F^-1 mod q, and
-  * PWMUL runs two passes of N/P cycles, each followed by the L + 1 drain: X Y F into the slot, then
-  * that times C = F^-2 (`mod.red_c`, fed on the units' twiddle input), so 2 (N/P + L + 1) + 1 cycles.
+  * PWMUL runs two passes of N/P cycles: X Y F into the slot, then that times C = F^-2 (`mod.red_c`,
+  * fed on the units' twiddle input); the second pass follows the first without a gap once
+  * N/P >= L + 2.
   */
 class NttTile(val cfg: NttConfig) extends Component {
   import cfg.{k, logN, n, p}
@@ -75,7 +78,11 @@ class NttTile(val cfg: NttConfig) extends Component {
   val slot = Reg(UInt(1 bits)) init (0)
   val bpos = Reg(UInt(log2Up(logN) bits)) init (0) // the stage's pair distance is 2^bpos
   val cnt = Reg(UInt(logN bits)) init (0)
+  /** The value of `f` for this stage (bpos). */
+  def perStage(f: Int => UInt): UInt = Vec((0 until logN).map(f))(bpos.resize(log2Up(logN)))
   val drainCnt = Reg(UInt(log2Up(cfg.drainCycles) bits)) init (0)
+  val drainEnd = Reg(UInt(log2Up(cfg.drainCycles) bits)) init (0) // the wait ends when drainCnt reaches it
+  val finalDrain = Reg(Bool()) init (False) // the wait before `done` (else a gap between stages or passes)
   val finish = False
   val bad = False
   val isPw = op === NttOp.PwMul.code
@@ -90,6 +97,14 @@ class NttTile(val cfg: NttConfig) extends Component {
   unload_valid := state === NttState.unload
   done := RegNext(finish) init (False)
   bad_cmd := RegNext(bad) init (False)
+
+  // The gap after the stage at bpos (NttSchedule.gapAfter), as the drain's last count, and whether it is 0.
+  def waitEnd(g: Int): UInt = U(math.max(g - 1, 0), drainCnt.getWidth bits)
+  val gapEnd = Mux(isIntt, perStage(b => waitEnd(sched.gapAfter(b, inverse = true, latency))),
+    perStage(b => waitEnd(sched.gapAfter(b, inverse = false, latency))))
+  val noGap = Mux(isIntt, perStage(b => U(if (sched.gapAfter(b, inverse = true, latency) == 0) 1 else 0, 1 bits)),
+    perStage(b => U(if (sched.gapAfter(b, inverse = false, latency) == 0) 1 else 0, 1 bits))) === 1
+  val passGap = sched.passGap(latency)
 
   val issuing = state === NttState.issue
   switch(state) {
@@ -111,16 +126,24 @@ class NttTile(val cfg: NttConfig) extends Component {
     is(NttState.issue) {
       cnt := cnt + 1
       when(cnt === Mux(isPw, U(sched.cyclesPerPwMul - 1, logN bits), U(sched.cyclesPerStage - 1, logN bits))) {
-        cnt := 0; drainCnt := 0; state := NttState.drain
+        // The last issue cycle of a stage or pass: the next one starts after its gap (maybe at once),
+        // or, after the last, the final drain.
+        cnt := 0; drainCnt := 0
+        val lastPass = Mux(isPw, if (twoPass) pass2 else True, Mux(isIntt, bpos === logN - 1, bpos === 0))
+        when(lastPass) {
+          drainEnd := U(cfg.drainCycles - 1, drainCnt.getWidth bits); finalDrain := True; state := NttState.drain
+        } otherwise {
+          when(isPw) { if (twoPass) pass2 := True } otherwise { bpos := Mux(isIntt, bpos + 1, bpos - 1) }
+          val atOnce = Mux(isPw, Bool(passGap == 0), noGap)
+          drainEnd := Mux(isPw, waitEnd(passGap), gapEnd); finalDrain := False
+          when(!atOnce) { state := NttState.drain }
+        }
       }
     }
     is(NttState.drain) {
       drainCnt := drainCnt + 1
-      when(drainCnt === cfg.drainCycles - 1) {
-        val again = if (twoPass) isPw && !pass2 else False
-        when(again) { if (twoPass) pass2 := True; state := NttState.issue }
-          .elsewhen(isPw || Mux(isIntt, bpos === logN - 1, bpos === 0)) { finish := True; state := NttState.idle }
-          .otherwise { bpos := Mux(isIntt, bpos + 1, bpos - 1); state := NttState.issue }
+      when(drainCnt === drainEnd) {
+        when(finalDrain) { finish := True; state := NttState.idle } otherwise { state := NttState.issue }
       }
     }
   }
@@ -128,7 +151,6 @@ class NttTile(val cfg: NttConfig) extends Component {
   // ---- This cycle's accesses: operand o = 2u (X of unit u) and 2u + 1 (Y) ----
   // Butterfly stages: X = j_u, Y = j_u + 2^b, both in this slot. Pointwise: X = i_u in this slot,
   // Y = i_u in the other. LOAD/UNLOAD: operand 0 only, index cnt.
-  def perStage(f: Int => UInt): UInt = Vec((0 until logN).map(f))(bpos.resize(log2Up(logN)))
   val idx = Vec(UInt(logN bits), 2 * p)
   val sto = Vec(UInt(1 bits), 2 * p)
   val active = Vec(Bool(), 2 * p)

@@ -11,7 +11,8 @@ import scala.util.Random
 /** The tile's controller (Verilator): commands, streams with stalls, the cycle counts it promises,
   * and NTT, INTT and PWMUL results against a direct evaluation of the negacyclic transform here
   * (sum of a_i psi^((2 bitrev(j) + 1) i), O(N^2), no butterflies). Also the reduction
-  * arrangements at k = 32 and 64 (ROM of pre-scaled twiddles, PWMUL's two passes).
+  * arrangements at k = 32 and 64 (ROM of pre-scaled twiddles, PWMUL's two passes), and a tile
+  * whose stages overlap (N = 64).
   */
 class NttTileSimSpec extends AnyFunSuite {
   def directNtt(a: Seq[BigInt], c: NttConfig): Seq[BigInt] = (0 until c.n).map { j =>
@@ -23,8 +24,12 @@ class NttTileSimSpec extends AnyFunSuite {
                 NttConfig(16, 32, 4, MulArrangement.ShoupBarrett),
                 // Reduction arrangements: pre-scaled ROM twiddles, two-pass PWMUL.
                 NttConfig(16, 64, 2, MulArrangement.Mont), NttConfig(16, 32, 1, MulArrangement.WlmMixed),
-                NttConfig(16, 64, 2, MulArrangement.K2Red))) {
+                NttConfig(16, 64, 2, MulArrangement.K2Red),
+                // Overlapped stages: a 1-cycle gap after the first NTT stage (before the last INTT
+                // one), none between the others, PWMUL's two passes back to back.
+                NttConfig(64, 32, 2, MulArrangement.Mont))) {
     test(s"${c.name}: LOAD, NTT, INTT, PWMUL, UNLOAD with stalls, results and cycle counts") {
+      if (c.n == 64) assert(c.stageGaps(NttOp.Ntt) == Seq(1, 0, 0, 0, 0, 0) && c.stageGaps(NttOp.PwMul) == Seq(0, 0))
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))
         .workspacePath(new File(ModMulSim.buildDir, "simWorkspace").getPath)
