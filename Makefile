@@ -19,6 +19,7 @@ help:
 	@echo "make check-classic      does LibreLane's Classic flow accept the config with this PDK?"
 	@echo "make fpga DESIGN=<d> TARGET=xc7|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
 	@echo "make reports            Table 1, Figures 2-3 and the NTT table in SKY130, the FPGA table -> reports/ (runs missing designs)"
+	@echo "make dse [FAMILY=barrett K=32,64 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
 	@echo "designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
@@ -36,7 +37,7 @@ rtl: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --ntt-q $(NTT_Q) --ntt-psi $(NTT_PSI) $(DESIGN)
 
 rtl-all: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best
 
 # Synthesis and STA at three corners (README, "Hardening"); results in build/<d>/harden/.
 harden: rtl
@@ -59,22 +60,23 @@ test-rtl: rtl-all
 GLS_FAST := barrett_32 shoup_32 gshoup_32
 GLS_RED  := mont_32 k2reds_32_h15_3l_rb wlmm_32_h15
 GLS_NTT  := ntt_16_32_p1_gshoup
+GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
 
 test: setup
 	$(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(GLS_NTT)
-	for d in $(GLS_FAST) $(GLS_RED) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT)
+	for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
-	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
+	MODFORGE_WIDTHS=32,64 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  $(PYTEST) -q verif/tests
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(GLS_NTT)
-	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT)
+	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	MODFORGE_NTT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
-	  MODFORGE_GLS_EXTRA="$(GLS_RED)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
+	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed).
@@ -96,6 +98,18 @@ reports: rtl-all
 	.venv/bin/python flow/reduction_reports.py || status=$$?; \
 	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
 
+# Design-space exploration (README, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
+# FAMILY=barrett,shoup,gshoup K=32,64 (full sweeps) WIDE=128,256 (the best few of k = 64; WIDE= skips) JOBS=<cores>; DASK=tcp://host:8786 runs the points on a Dask
+# cluster (workers share this folder); DASK_LOCAL=N on a local one. Resumable: finished points are kept.
+FAMILY ?= barrett,shoup,gshoup
+K      ?= 32,64
+WIDE   ?= 128,256
+JOBS   ?= $(shell nproc)
+.PHONY: dse
+dse: setup
+	.venv/bin/python flow/dse.py --products --family $(FAMILY) --k $(K) -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
+	$(if $(WIDE),.venv/bin/python flow/dse.py --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS))
+
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all
 	.venv/bin/python flow/reports.py --rerun
@@ -116,3 +130,9 @@ proth-report: setup
 
 clean:
 	rm -rf build out
+
+# The peer multiplier vlsiffra (external tool, own venv) through our synthesis and STA, verified
+# by simulation -> build/vlsiffra/<config>/metrics.json. VLSIFFRA_DIR=<clone> or the mirror.
+.PHONY: peer
+peer: setup
+	.venv/bin/python flow/vlsiffra.py

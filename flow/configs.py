@@ -20,8 +20,18 @@ CLOCK_PERIOD_NS = 0.25  # the paper's constraint: far below reachable, so the cr
 STEPS_WITHOUT_OPENROAD = ["Modforge.Synthesis", "Modforge.STA"]
 
 
-def config(design: str, rtl: str, booth: bool = True, abc_target_ps: int = 250) -> dict:
-    """`rtl` is the VERILOG_FILES entry, e.g. "dir::../rtl/<d>.v" (relative to the config's folder)."""
+# SynthOptions field -> the plugin's variable (only the non-default ones are written).
+SYNTH_VARIABLES = {"arith_tree": "MODFORGE_ARITH_TREE", "script_target": "MODFORGE_ABC_SCRIPT_TARGET",
+                   "dont_use": "MODFORGE_DONT_USE", "adder_cells": "MODFORGE_ADDER_CELLS", "sizing": "MODFORGE_ABC_SIZING"}
+
+
+def config(design: str, rtl: str, booth: bool = True, abc_target_ps: int = 250, synth: dict = None) -> dict:
+    """`rtl` is the VERILOG_FILES entry, e.g. "dir::../rtl/<d>.v" (relative to the config's folder).
+    `synth`: further synthesis options (flow/synth.py SynthOptions), e.g. a variant's manifest member."""
+    synth = dict(synth or {})
+    booth = synth.pop("booth", booth)
+    abc_target_ps = synth.pop("target_ps", abc_target_ps)
+    extra = {SYNTH_VARIABLES[k]: v for k, v in synth.items()}
     return {
         "DESIGN_NAME": design,
         "VERILOG_FILES": [rtl],
@@ -30,6 +40,7 @@ def config(design: str, rtl: str, booth: bool = True, abc_target_ps: int = 250) 
         # Our steps (Modforge.*: flow/librelane_plugin_modforge)
         "MODFORGE_BOOTH": booth,
         "MODFORGE_ABC_TARGET_PS": abc_target_ps,
+        **extra,
         # LibreLane's own Yosys.Synthesis, in the Classic flow: the same intent
         "SYNTH_STRATEGY": "DELAY 0",
         "SYNTH_MUL_BOOTH": booth,

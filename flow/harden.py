@@ -137,14 +137,26 @@ def librelane_pdk_root(pdk) -> Path:
     return overlay_root(pdk, BUILD / "pdk_overlay")
 
 
-def harden(design: str, booth: bool, target_ps: int) -> dict:
+def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
+    """`booth`/`target_ps` override the design's own synthesis options (its manifest's `synthesis`
+    member, written for variants; the defaults of flow/synth.py SynthOptions otherwise)."""
+    from synth import SynthOptions
     manifest, pdk = preflight(design)
+    synth = dict(manifest.get("synthesis") or {})
+    if booth is not None:
+        synth["booth"] = booth
+    if target_ps is not None:
+        synth["target_ps"] = target_ps
+    try:
+        opts = SynthOptions.from_dict(synth)
+    except (ValueError, TypeError) as e:
+        raise FlowError(f"{design}: synthesis options {synth} of its manifest: {e}. Fix: make rtl DESIGN={design}")
     t0 = time.monotonic()
     classic = shutil.which("openroad") is not None
     overlay = librelane_pdk_root(pdk)
     ll = BUILD / design / "librelane"
     cfg = ll / "config.json"
-    c = config(design, f"dir::../rtl/{design}.v", booth=booth, abc_target_ps=target_ps)
+    c = config(design, f"dir::../rtl/{design}.v", synth=synth)
     write(cfg, c)
     print(f"[harden {design}   0.0 s] LibreLane {'Classic flow' if classic else 'flow ' + ' -> '.join(c['meta']['flow'])}"
           f" on {cfg} (log: {ll / 'librelane.log'})", flush=True)
@@ -183,7 +195,8 @@ def harden(design: str, booth: bool, target_ps: int) -> dict:
         "critical_path_ns__corner": cp,
         "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end")},
         "clock_period_ns": period,
-        "synthesis": {"booth": booth, "abc_target_ps": target_ps, "liberty_corner": CORNERS[0]},
+        "synthesis": {"booth": opts.booth, "abc_target_ps": opts.target_ps, "liberty_corner": CORNERS[0],
+                      **{k: v for k, v in opts.to_dict().items() if k not in ("booth", "target_ps")}},
         "steps": step_stats(run),
         "skipped": skipped,
         "post_synthesis_without_parasitics": not classic,
@@ -245,10 +258,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("design")
     ap.add_argument("--no-booth", action="store_true", help="plain multipliers instead of Booth")
-    ap.add_argument("--target-ps", type=int, default=250, help="ABC delay target (default 250, the paper's clock)")
+    ap.add_argument("--target-ps", type=int, default=None, help="ABC delay target (default 250, the paper's clock)")
     a = ap.parse_args()
     try:
-        harden(a.design, booth=not a.no_booth, target_ps=a.target_ps)
+        harden(a.design, booth=False if a.no_booth else None, target_ps=a.target_ps)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"harden: error: {e}")
 

@@ -57,6 +57,12 @@ class Pdk:
             cells += [c for c in (d / name).read_text().split() if not c.startswith("#")]
         return sorted(set(cells))
 
+    @property
+    def drc_exclude(self):
+        """Only the cells that must never be used (drc_exclude.cells): the small _1 drive strengths stay usable."""
+        d = self.root / PDK / "libs.tech" / "openlane" / SCL
+        return sorted(set(c for c in (d / "drc_exclude.cells").read_text().split() if not c.startswith("#")))
+
 
 PDK_CONFIG = ROOT / "pdk_config"
 

@@ -256,9 +256,42 @@ ones per polynomial product, run one after another on fully pipelined units (one
 period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup alone.
 `ntt_table.md` measures the same comparison in hardware, on NTT tiles with each arrangement.
 """
+    text += best_section(ours)
     if failures:
         text += "\n## Failed runs\n\n" + "\n".join(f"- {d}: {why}" for d, why in failures.items()) + "\n"
     (REPORTS / "asic_table.md").write_text(text)
+
+
+def best_designs():
+    """The `_fast` configurations of the index (hw/.../Best.scala): {(family, k): design}."""
+    index = BUILD / "designs.json"
+    names = json.loads(index.read_text()).get("best", []) if index.exists() else []
+    return {(n.split("_")[0], int(n.split("_")[1])): n for n in names}
+
+
+def best_section(ours) -> str:
+    rows = ["| family | k | design (variant) | critical path, ns | area, um2 | latency | 1/(P*A) vs paper-faithful | S^2/(P*A) vs paper-faithful |",
+            "|---|---|---|---|---|---|---|---|"]
+    for (fam, k), d in sorted(best_designs().items(), key=lambda x: (x[0][1], x[0][0])):
+        m, o = result(d), ours.get((fam, k))
+        if not m or not o:
+            rows.append(f"| {TITLES[fam]} | {k} | `{d}` | not measured | | | | |")
+            continue
+        manifest = BUILD / d / "rtl" / f"{d}.json"
+        alias = json.loads(manifest.read_text()).get("alias_of", d) if manifest.exists() else d
+        r = (o[0] * o[1]) / (m["critical_path_ns"] * m["design__instance__area"])
+        rows.append(f"| {TITLES[fam]} | {k} | `{d}` (`{alias}`) | {m['critical_path_ns']:.3f} | {m['design__instance__area']:,.0f} | "
+                    f"{m['latency']} | **{r:.2f}x** | {r:.2f}x |")
+    return f"""
+## modforge best
+
+The configurations the design-space exploration found best (`make dse`, reports/dse.md), one flag
+away from the paper-faithful ones above: `<family>_<k>_fast`, an alias of the variant in brackets
+(README, "Design-space exploration"). Same flow; the ratios are throughput per area 1/(P*A) (and
+the paper's efficiency, the same ratio at equal k) against the paper-faithful design of the table.
+
+{chr(10).join(rows)}
+"""
 
 
 def write_plots(ours, paper, widths):
@@ -271,6 +304,12 @@ def write_plots(ours, paper, widths):
         for fam in ("barrett", "shoup", "gshoup"):
             ks = [k for k in widths if (fam, k) in src]
             ax.plot(ks, [efficiency(k, src[(fam, k)][0], src[(fam, k)][1]) for k in ks], marker=marks[fam], label=TITLES[fam])
+            if src is ours:  # the `_fast` configurations beside the paper-faithful ones
+                best = {k: result(d) for (f, k), d in best_designs().items() if f == fam and result(d)}
+                kb = sorted(best)
+                if kb:
+                    ax.plot(kb, [efficiency(k, best[k]["critical_path_ns"], best[k]["design__instance__area"]) for k in kb],
+                            marker=marks[fam], linestyle="--", label=f"{TITLES[fam]} modforge best")
         ax.set_xscale("log", base=2); ax.set_xticks(widths, [str(w) for w in widths])
         ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (P A)  [bit^2 / (ns um^2)]")
         ax.set_title(title); ax.grid(alpha=.3); ax.legend()
@@ -329,7 +368,7 @@ def cli(doc: str, prog: str, index_key: str, rerun_help: str):
 
 def main():
     a, designs = cli(__doc__, "reports", "table", "rerun every design (make bench-flow)")
-    failures = {} if a.collect_only else run_designs(designs, a.rerun)
+    failures = {} if a.collect_only else run_designs(designs + sorted(best_designs().values()), a.rerun)
     paper = paper_table1()
     if not paper:
         print(f"reports: warning: {PAPER} not found; the paper's columns are n/a")

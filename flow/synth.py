@@ -14,32 +14,107 @@ adders as ripple chains (../shared/TOOLCHAIN.md).
 import argparse
 import json
 import sys
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from pdk import CORNERS, find_pdk, Pdk
 
 ABC_SCRIPT = "strash\n&get -n\n&nf {D}\n&put\nbuffer -N 16\nupsize -D {D}\ndnsize -D {D}\n"
+ABC_SCRIPT_NO_SIZING = "strash\n&get -n\n&nf {D}\n&put\n"
+
+# Yosys's $fa (Booth's compressors) onto the PDK's full-adder cell, one cell per bit, as ORFS's
+# fa_map.v does, but for any width. Library cells are out of ABC's reach: it cannot flatten them.
+FA_MAP = """(* techmap_celltype = "$fa" *)
+module _modforge_fa (A, B, C, X, Y);
+  parameter WIDTH = 1;
+  (* force_downto *) input [WIDTH-1:0] A, B, C;
+  (* force_downto *) output [WIDTH-1:0] X, Y;
+  genvar i;
+  generate for (i = 0; i < WIDTH; i = i + 1) begin : bit
+    {cell} fa (.A(A[i]), .B(B[i]), .CIN(C[i]), .COUT(X[i]), .SUM(Y[i]));
+  end endgenerate
+endmodule
+"""
 
 
-def synthesize(top: str, rtl: Path, out_dir: Path, pdk: Pdk, booth: bool = True,
-               target_ps: int = 250, corner: str = "tt_025C_1v80") -> dict:
-    """Writes out_dir/<top>.nl.v and out_dir/stat.json; returns cell count and area."""
-    from pyosys import libyosys as ys  # imported here: only the synthesis needs it
+@dataclass(frozen=True)
+class SynthOptions:
+    """The levers of the synthesis recipe (README, "Synthesis options"). The defaults are the
+    recipe of the paper's Table 1 reproduction and must stay byte-identical to it.
 
-    out_dir.mkdir(parents=True, exist_ok=True)
+    booth       `synth -booth`: Yosys's radix-4 Booth multipliers for `*`.
+    arith_tree  `synth -arith_tree` (Yosys 0.70): $add/$sub chains and $macc to compressor trees.
+    target_ps   Yosys's `abc -D`, ps.
+    script_target  write `-D <target_ps>` into the ABC script. Yosys 0.70 substitutes {D} only in
+                its built-in scripts, not in a -script file: the default recipe's `&nf {D}`,
+                `upsize -D {D}` reach ABC with the literal text `{D}`, so no delay target reaches
+                &nf, upsize or dnsize at all (README, "Synthesis options"). Off by default: Table 1's
+                recipe is kept as it was measured.
+    dont_use    "openlane": no_synth.cells + drc_exclude.cells (OpenLane's list: no _1 drive
+                strengths, which OpenLane's resizer downsizes to after placement; we have none);
+                "drc": drc_exclude.cells only, so ABC can use the small cells.
+    adder_cells ""  : adders are logic for ABC to map;
+                "1"/"2": Yosys's $fa cells and the generators' explicit mf_fa/mf_ha adders become
+                sky130_fd_sc_hd__fa_<n>/__ha_<n> cells, kept out of ABC's reach.
+    sizing      ABC's `buffer -N 16; upsize; dnsize` after mapping.
+    """
+    booth: bool = True
+    arith_tree: bool = False
+    target_ps: int = 250
+    script_target: bool = False
+    dont_use: str = "openlane"
+    adder_cells: str = ""
+    sizing: bool = True
+
+    def __post_init__(self):
+        if self.dont_use not in ("openlane", "drc"):
+            raise ValueError(f"dont_use = {self.dont_use!r}: use 'openlane' or 'drc'")
+        if self.adder_cells not in ("", "1", "2"):
+            raise ValueError(f"adder_cells = {self.adder_cells!r}: use '' (none), '1' or '2' (drive strength)")
+        if not 10 <= self.target_ps <= 1_000_000:
+            raise ValueError(f"target_ps = {self.target_ps}: use 10..1000000 ps")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "SynthOptions":
+        names = {f.name for f in fields(cls)}
+        bad = sorted(set(d) - names)
+        if bad:
+            raise ValueError(f"unknown synthesis option(s) {', '.join(bad)}; known: {', '.join(sorted(names))}")
+        return cls(**d)
+
+
+def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, corner: str) -> list:
+    """The Yosys commands of one synthesis (and the files they read, written to out_dir)."""
     lib = pdk.liberty(corner)
     abc_script = out_dir / "abc.script"
-    abc_script.write_text(ABC_SCRIPT)
-    dont_use = " ".join(f"-dont_use {c}" for c in pdk.dont_use)
+    script = ABC_SCRIPT if opts.sizing else ABC_SCRIPT_NO_SIZING
+    if opts.script_target:
+        script = script.replace("-D {D}", "{D}").replace("{D}", f"-D {opts.target_ps}")
+    abc_script.write_text(script)
+    dont_use = " ".join(f"-dont_use {c}" for c in (pdk.dont_use if opts.dont_use == "openlane" else pdk.drc_exclude))
     netlist, stat = out_dir / f"{top}.nl.v", out_dir / "stat.json"
-    d = ys.Design()
-    for cmd in (
+    flags = (" -booth" if opts.booth else "") + (" -arith_tree" if opts.arith_tree else "")
+    if opts.adder_cells:
+        fa, ha = (f"sky130_fd_sc_hd__{c}_{opts.adder_cells}" for c in ("fa", "ha"))
+        fa_map = out_dir / "fa_map.v"
+        fa_map.write_text(FA_MAP.replace("{cell}", fa))
+        front = [f"chtype -map mf_fa {fa} -map mf_ha {ha}",  # the generators' explicit adders
+                 f"hierarchy -check -top {top}",
+                 f"synth -flatten -top {top} -noabc{flags} -run :fine",
+                 f"techmap -map {fa_map} t:$fa",  # Yosys's own ($fa from Booth, alumacc)
+                 f"synth -flatten -top {top} -noabc{flags} -run fine:"]
+    else:
+        front = [f"synth -flatten -top {top} -noabc{flags}"]
+    return [
         f"read_liberty -lib {lib}",
         f"read_verilog {rtl}",
         f"hierarchy -check -top {top}",
-        f"synth -flatten -top {top} -noabc" + (" -booth" if booth else ""),
+        *front,
         f"dfflibmap -liberty {lib} {dont_use}",
-        f"abc -liberty {lib} {dont_use} -script {abc_script} -D {target_ps}",
+        f"abc -liberty {lib} {dont_use} -script {abc_script} -D {opts.target_ps}",
         "opt_clean -purge",
         "hilomap -singleton -hicell sky130_fd_sc_hd__conb_1 HI -locell sky130_fd_sc_hd__conb_1 LO",
         "setundef -zero",
@@ -53,7 +128,20 @@ def synthesize(top: str, rtl: Path, out_dir: Path, pdk: Pdk, booth: bool = True,
         "check -assert",
         # OpenSTA 2.0.17 cannot parse `assign {a,b} = ...`: -simple-lhs.
         f"write_verilog -noattr -noexpr -nohex -nodec -simple-lhs {netlist}",
-    ):
+    ]
+
+
+def synthesize(top: str, rtl: Path, out_dir: Path, pdk: Pdk, booth: bool = True,
+               target_ps: int = 250, corner: str = "tt_025C_1v80", opts: SynthOptions = None) -> dict:
+    """Writes out_dir/<top>.nl.v and out_dir/stat.json; returns cell count and area.
+    `opts` (SynthOptions) overrides `booth` and `target_ps` when given."""
+    from pyosys import libyosys as ys  # imported here: only the synthesis needs it
+
+    opts = opts or SynthOptions(booth=booth, target_ps=target_ps)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    netlist, stat = out_dir / f"{top}.nl.v", out_dir / "stat.json"
+    d = ys.Design()
+    for cmd in recipe(top, rtl, out_dir, pdk, opts, corner):
         ys.run_pass(cmd, d)
     s = json.loads(stat.read_text())["design"]
     unmapped = {c: n for c, n in s["num_cells_by_type"].items() if c.startswith("$")}
@@ -69,11 +157,13 @@ def main():
     ap.add_argument("--top", required=True)
     ap.add_argument("--rtl", required=True, type=Path)
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--no-booth", action="store_true")
-    ap.add_argument("--target-ps", type=int, default=250)
+    ap.add_argument("--options", default="{}", help="SynthOptions as JSON, e.g. '{\"dont_use\": \"drc\"}'")
     a = ap.parse_args()
-    res = synthesize(a.top, a.rtl, a.out, find_pdk(), booth=not a.no_booth, target_ps=a.target_ps,
-                     corner=CORNERS[0])
+    try:
+        opts = SynthOptions.from_dict(json.loads(a.options))
+    except (ValueError, TypeError) as e:
+        sys.exit(f"synth: error: --options: {e}")
+    res = synthesize(a.top, a.rtl, a.out, find_pdk(), corner=CORNERS[0], opts=opts)
     (a.out / "synth_result.json").write_text(json.dumps(res))
 
 

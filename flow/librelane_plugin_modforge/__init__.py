@@ -44,6 +44,15 @@ class Synthesis(Step):
         Variable("MODFORGE_ABC_TARGET_PS", int,
                  "Delay target of ABC's &nf mapping; far below reachable, as the paper's 250 ps clock.",
                  default=250, units="ps"),
+        Variable("MODFORGE_ARITH_TREE", bool, "`synth -arith_tree`: adder chains and $macc to compressor trees.",
+                 default=False),
+        Variable("MODFORGE_ABC_SCRIPT_TARGET", bool, "Write the target into the ABC script (Yosys does not substitute "
+                 "{D} in script files).", default=False),
+        Variable("MODFORGE_DONT_USE", str, "openlane: no_synth.cells + drc_exclude.cells; drc: drc_exclude.cells only.",
+                 default="openlane"),
+        Variable("MODFORGE_ADDER_CELLS", str, "'' or the drive strength ('1', '2') of the sky130 fa/ha cells "
+                 "that full and half adders are mapped to, out of ABC's reach.", default=""),
+        Variable("MODFORGE_ABC_SIZING", bool, "ABC's `buffer -N 16; upsize; dnsize` after mapping.", default=True),
     ]
 
     def run(self, state_in: State, **kwargs) -> tuple[ViewsUpdate, MetricsUpdate]:
@@ -52,10 +61,12 @@ class Synthesis(Step):
             raise ValueError(f"Modforge.Synthesis takes one generated Verilog file, got {len(files)}")
         step_dir = Path(self.step_dir)
         top = self.config["DESIGN_NAME"]
+        opts = {"booth": self.config["MODFORGE_BOOTH"], "target_ps": self.config["MODFORGE_ABC_TARGET_PS"],
+                "arith_tree": self.config["MODFORGE_ARITH_TREE"],
+                "script_target": self.config["MODFORGE_ABC_SCRIPT_TARGET"], "dont_use": self.config["MODFORGE_DONT_USE"],
+                "adder_cells": self.config["MODFORGE_ADDER_CELLS"], "sizing": self.config["MODFORGE_ABC_SIZING"]}
         cmd = [sys.executable, str(FLOW_DIR / "synth.py"), "--top", top, "--rtl", str(files[0]),
-               "--out", str(step_dir), "--target-ps", str(self.config["MODFORGE_ABC_TARGET_PS"])]
-        if not self.config["MODFORGE_BOOTH"]:
-            cmd.append("--no-booth")
+               "--out", str(step_dir), "--options", json.dumps(opts)]
         kwargs, env = self.extract_env(kwargs)
         env["PDK_ROOT"] = str(self.config["PDK_ROOT"])
         self.run_subprocess(cmd, env=env, **kwargs)

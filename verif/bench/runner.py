@@ -24,7 +24,7 @@ def table_designs(widths, lists=("table",)):
     if not index.exists():
         raise FileNotFoundError(f"{index} is missing: run `make rtl-all` first")
     j = json.loads(index.read_text())
-    return [d for lst in lists for d in j[lst] if int(d.split("_")[1]) in widths]
+    return [d for lst in lists for d in j.get(lst, []) if int(d.split("_")[1]) in widths]
 
 
 def widths_from_env(var="MODFORGE_WIDTHS", default="32,64"):

@@ -27,10 +27,30 @@ def _help() -> str:
             f"{MIN_K} <= k <= {MAX_K}; reduction family: {GRAMMAR}")
 
 
+# A variant `<base>__<tokens>` (hw/.../Variant.scala): same ports and precomputation as its base.
+VARIANT_TOKEN = re.compile(r"p[01]+|t\d+(q\d+)?|m[a-z0-9]+|drc|d\d+|fa[12]|at|nb|ns")
+VARIANT_GRAMMAR = ("<base>__<token>[_<token>]* with tokens p<0|1 bits>, t<c> (gshoup: t<cR>q<cQ>), m<arch>, "
+                   "drc, d<ps>, fa1, fa2, at, nb, ns; or <family>_<k>_fast")
+
+
+def base_name(name: str) -> str:
+    """The registry design a variant or `_fast` alias is built on (itself for a plain design)."""
+    if "__" in name:
+        base, tokens = name.split("__", 1)
+        bad = [t for t in tokens.split("_") if not VARIANT_TOKEN.fullmatch(t)]
+        if bad or not tokens:
+            raise ValueError(f"'{name}': unknown variant token(s) {', '.join(map(repr, bad)) or '(none)'}; {VARIANT_GRAMMAR}")
+        return base
+    m = re.fullmatch(r"([a-z]+_\d+)_fast", name)
+    return m.group(1) if m and m.group(1).split("_")[0] in FAMILIES else name
+
+
 def parse_design(name: str):
     """Parse a design name: a :class:`Design` (the paper's three families) or a
-    :class:`~modmul.reduction.ReductionDesign`; raises ValueError naming the valid choices."""
+    :class:`~modmul.reduction.ReductionDesign`; raises ValueError naming the valid choices.
+    A variant (`<base>__...`, `<family>_<k>_fast`) parses as its base: it has the base's interface."""
     from .reduction.names import parse_reduction
+    name = base_name(name)
     red = parse_reduction(name, MIN_K, MAX_K)
     if red is not None:
         return red

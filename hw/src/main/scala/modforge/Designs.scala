@@ -77,12 +77,38 @@ case class ReductionDesign(cfg: reduction.ReductionConfig) extends ModMulDesign 
   }
 }
 
+/** A bare registered k x k product ([[arith.Product]]), `mul_<k>`: the products' yardstick. */
+case class ProductDesign(k: Int, mid: Boolean = false) extends ModMulDesign {
+  def name: String = s"mul_$k"
+  def familyName: String = "mul"
+  def title: String = "k x k product (registered in and out)"
+  def build(): ModMulComponent = new arith.Product(k, mid)
+}
+
 /** Every multiplier name `make rtl DESIGN=...` accepts: the paper's families and the reduction family. */
 object Registry {
-  def parse(name: String): Either[String, ModMulDesign] =
-    reduction.ReductionConfig.parse(name) match {
+  def parse(name: String): Either[String, ModMulDesign] = {
+    val Fast = """([a-z]+_\d+)_fast""".r
+    name match {
+      case Fast(base) => Designs.parse(base).flatMap { d =>
+        Best.variant(d).toRight(s"'$name': no _fast configuration for ${d.name}; ${Best.help}")
+          .flatMap(v => VariantDesign(d, v, alias = Some(name)).check())
+      }
+      case _ if name.contains("__") =>
+        val (b, rest) = name.splitAt(name.indexOf("__"))
+        for { base <- parseBase(b); v <- Variant.parse(rest.drop(2)); d <- VariantDesign(base, v).check() } yield d
+      case _ => parseBase(name)
+    }
+  }
+
+  private def parseBase(name: String): Either[String, ModMulDesign] =
+    if (name.matches("mul_\\d+")) {
+      val k = BigInt(name.drop(4))
+      if (k < Designs.minK || k > Designs.maxK) Left(s"width k = $k in '$name' is out of range ${Designs.minK}..${Designs.maxK}")
+      else Right(ProductDesign(k.toInt))
+    } else reduction.ReductionConfig.parse(name) match {
       case Some(r) => r.map(ReductionDesign)
-      case None => Designs.parse(name).left.map(_ + s"; reduction family: ${reduction.ReductionConfig.grammar}")
+      case None => Designs.parse(name).left.map(_ + s"; reduction family: ${reduction.ReductionConfig.grammar}; variants: ${Variant.grammar}")
     }
 }
 

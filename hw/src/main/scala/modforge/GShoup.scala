@@ -12,8 +12,22 @@ import spinal.lib.Delay
   * only 6% slower than Shoup in Table 1. That is only possible with a register between the two products,
   * so the default has one. `GShoupRegs(line1 = false)` gives the literal reading.
   */
-case class GShoupRegs(line1: Boolean = true, core: ShoupRegs = ShoupRegs(), line4: Boolean = true, line5: Boolean = true) {
-  def latency: Int = Seq(line1, line4, line5).count(identity) + core.latency
+case class GShoupRegs(line1: Boolean = true, core: ShoupRegs = ShoupRegs(), line4: Boolean = true, line5: Boolean = true,
+                      mid1: Boolean = false) {
+  def latency: Int = Seq(line1, line4, line5, mid1).count(identity) + core.latency
+}
+
+/** Beyond the paper (README, "Pipeline registers"): `mid1` inside B g (line 1), after the
+  * compressor tree (needs an explicit [[arith.MulArch]]); the core's own in [[ShoupRegs]].
+  * Mask order: line1, the core's lines1and2, line3, line6, line4, line5, mid1, the core's mid12, mid3, line5.
+  */
+object GShoupRegs {
+  val names: Seq[String] = Seq("line1", "core.lines1and2", "core.line3", "core.line6", "line4", "line5", "mid1",
+    "core.mid12", "core.mid3", "core.line5")
+  def fromMask(b: Seq[Boolean]): GShoupRegs = {
+    val x = b.padTo(names.size, false)
+    GShoupRegs(x(0), ShoupRegs(x(1), x(2), x(3), x(7), x(8), x(9)), x(4), x(5), x(6))
+  }
 }
 
 /** `truncateR` = low columns dropped of B g (line 1), `truncateQ` of the core's A' r (0: exact). */
@@ -53,7 +67,7 @@ class GShoup(val cfg: GShoupConfig) extends ModMulComponent(cfg.k) {
   val in_r = in UInt (k bits)
   val in_mode = in Bool ()
 
-  val Seq(at1, at4, at5) = Seq(cfg.regs.line1, cfg.regs.line4, cfg.regs.line5).map(Boundary)
+  val Seq(at1, at4, at5, mid1) = Seq(cfg.regs.line1, cfg.regs.line4, cfg.regs.line5, cfg.regs.mid1).map(Boundary)
   val (coreCorr, line4Corr) = cfg.corrections
   val core =
     if (!cfg.truncated) new ShoupCore(k, cfg.regs.core)
@@ -65,19 +79,19 @@ class GShoup(val cfg: GShoupConfig) extends ModMulComponent(cfg.k) {
 
   // Line 1: r = (B g) >> (k-2); r < 2^k B / M' < 2^k, so k bits hold it. The mode picks this r
   // or the caller's, ahead of the register, so both modes enter the core in the same cycle.
-  val rFull = (if (cfg.truncateR == 0) Multiplier.full(in_b, in_g) >> (k - 2)
-               else Multiplier.highTruncated(in_b, in_g, k - 2, cfg.truncateR)).resize(k bits)
-  val r = Mux(in_mode, in_r, rFull)
+  val rFull = (if (cfg.truncateR == 0) Multiplier.full(in_b, in_g, mid1) >> (k - 2)
+               else Multiplier.highTruncated(in_b, in_g, k - 2, cfg.truncateR, mid1)).resize(k bits)
+  val r = Mux(mid1(in_mode), mid1(in_r), rFull)
   // Line 2: A' = A << l.
   val aShifted = in_a |<< in_l
 
-  core.io.inValid := at1.valid(in_valid)
-  core.io.a := at1(aShifted)
-  core.io.b := at1(in_b)
-  core.io.m := at1(in_m)
+  core.io.inValid := at1.valid(mid1.valid(in_valid))
+  core.io.a := at1(mid1(aShifted))
+  core.io.b := at1(mid1(in_b))
+  core.io.m := at1(mid1(in_m))
   core.io.r := at1(r)
   // l rides beside the core for line 5.
-  val lCore = Delay(at1(in_l), core.latency)
+  val lCore = Delay(at1(mid1(in_l)), core.latency)
 
   // Line 4: one more conditional subtraction (q may be one short, so the core's t < 2M').
   val t4 = csub(core.io.t, line4Corr)

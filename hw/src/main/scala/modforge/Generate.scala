@@ -18,10 +18,10 @@ object ModforgeSpinal {
 
 /** Writes `<out>/<design>/rtl/<design>.v` and a manifest `<design>.json` (ports, widths, latency).
   *
-  * Usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --list
+  * Usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --list
   * `--table` generates the 12 designs of the paper's Table 1 and writes the index `<out>/designs.json`;
   * `--reduction-table` the reduction family's table designs (reports/reduction_table.md);
-  * `--ntt-table` the NTT tiles of reports/ntt_table.md. Options apply to the designs named after
+  * `--ntt-table` the NTT tiles of reports/ntt_table.md; `--best` the `_fast` configurations ([[Best]]). Options apply to the designs named after
   * them, so one call can write several variants: `--out DIR`, and `--ntt-q`/`--ntt-psi` (the modulus
   * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults).
   */
@@ -34,17 +34,18 @@ object Generate {
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --list"
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --list"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
         case "--out" :: dir :: rest => out = dir; it = rest
         case "--table" :: rest      => names ++= Designs.table.map(d => (d.name, out, q, psi)); table = true; it = rest
         case "--reduction-table" :: rest => names ++= reduction.ReductionDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
-        case "--ntt-table" :: rest  => names ++= NttDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
+        case "--ntt-table" :: rest  => names ++= (NttDesigns.table ++ NttDesigns.bestTable).map(d => (d, out, q, psi)); table = true; it = rest
+        case "--best" :: rest       => names ++= Best.names.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
-        case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table).foreach(println); return
+        case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++ Best.names).foreach(println); return
         case flag :: _ if flag.startsWith("--") =>
           System.err.println(s"error: unknown option $flag; $usage"); sys.exit(2)
         case n :: rest => names :+= ((n, out, q, psi)); it = rest
@@ -55,10 +56,16 @@ object Generate {
     def fail(msg: String) = { System.err.println(s"error: $msg"); sys.exit(2) }
     val (nttNames, mulNames) = names.partition(j => NttDesigns.isNtt(j._1))
     // Every name is checked before anything is written.
-    val tiles = nttNames.map { case (n, o, nq, npsi) => (NttDesigns.parse(n, nq, npsi).fold(fail, identity), o) }
+    // A tile variant `<tile>__<tokens>` takes the product architecture (m<arch>) and synthesis tokens.
+    val tiles = nttNames.map { case (n, o, nq, npsi) =>
+      val (b, v) = if (n.contains("__")) (n.take(n.indexOf("__")), Some(Variant.parse(n.drop(n.indexOf("__") + 2)).fold(fail, identity))) else (n, None)
+      if (v.exists(x => x.mask.isDefined || x.trunc.isDefined)) fail(s"$n: an NTT tile variant takes m<arch> and synthesis tokens only")
+      v.foreach(x => arith.MulArch.parse(x.arch).fold(fail, identity))
+      (NttDesigns.parse(b, nq, npsi).fold(fail, identity), o, v)
+    }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
-    for ((c, o) <- tiles) generateTile(o, c)
+    for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()
       val dir = new File(s"$out/${d.name}/rtl")
@@ -73,17 +80,19 @@ object Generate {
     }
   }
 
-  def generateTile(out: String, c: NttConfig): Unit = {
+  def generateTile(out: String, c: NttConfig, v: Option[Variant] = None): Unit = {
     val t0 = System.nanoTime()
-    val dir = new File(s"$out/${c.name}/rtl")
+    val name = c.name + v.map("__" + _.tokens.mkString("_")).getOrElse("")
+    val arch = v.map(x => arith.MulArch.parse(x.arch).toOption.get).getOrElse(arith.MulArch())
+    val dir = new File(s"$out/$name/rtl")
     dir.mkdirs()
     val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-      val t = new NttTile(c)
-      t.setDefinitionName(c.name)
+      val t = arith.MulArchScope(arch) on new NttTile(c)
+      t.setDefinitionName(name)
       t
     }
-    writeTileManifest(new File(dir, s"${c.name}.json"), c, report.toplevel)
-    println(f"rtl: ${c.name}%-12s q = ${c.q}, psi = ${c.psi}, NTT ${c.cycles(NttOp.Ntt)} cycles -> ${dir.getPath}/${c.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+    writeTileManifest(new File(dir, s"$name.json"), c, report.toplevel, name, v)
+    println(f"rtl: ${name}%-12s q = ${c.q}, psi = ${c.psi}, NTT ${c.cycles(NttOp.Ntt)} cycles -> ${dir.getPath}/$name.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
   private def portsJson(top: Component): String = top.getAllIo.toSeq.map { p =>
@@ -94,12 +103,12 @@ object Generate {
   /** The tile's manifest: everything a test bench or report needs, including the cycle counts it
     * promises (checked by verif/tests/test_ntt_tile.py against its own formula and the simulation).
     */
-  def writeTileManifest(f: File, c: NttConfig, top: NttTile): Unit = {
+  def writeTileManifest(f: File, c: NttConfig, top: NttTile, name: String, v: Option[Variant]): Unit = {
     val w = new PrintWriter(f)
     def perOp(value: NttOp => Int) = NttOp.all.map(o => s""""${o.name}": ${value(o)}""").mkString(", ")
     w.println(s"""{
-  "design": "${c.name}",
-  "kind": "ntt",
+  "design": "$name",
+  "kind": "ntt",${v.map(x => s"""\n  "base": "${c.name}",\n  "arch": "${x.arch}",\n  "synthesis": ${x.synthJson},""").getOrElse("")}
   "family": "ntt",
   "title": "NTT tile, ${c.mul.title}",
   "n": ${c.n},
@@ -114,6 +123,7 @@ object Generate {
   "latency": ${top.latency},
   "drain_cycles": ${c.drainCycles},
   "cycles": {${perOp(c.cycles)}},
+  "utilization": {${NttOp.all.map(o => f""""${o.name}": ${c.utilization(o)}%.4f""").mkString(", ")}},
   "ops": {${perOp(_.code)}},
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
@@ -134,7 +144,9 @@ ${portsJson(top)}
   "table_widths": ${Designs.tableWidths.mkString("[", ", ", "]")},
   "table": ${list(Designs.table.map(_.name))},
   "ntt_table": ${list(NttDesigns.table)},
-  "reduction_table": ${list(reduction.ReductionDesigns.table)}
+  "ntt_best": ${list(NttDesigns.bestTable)},
+  "reduction_table": ${list(reduction.ReductionDesigns.table)},
+  "best": ${list(Best.names)}
 }""")
     w.close()
   }

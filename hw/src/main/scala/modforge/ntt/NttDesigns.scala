@@ -16,6 +16,16 @@ object NttDesigns {
   val table: Seq[String] =
     (for (tw <- Seq("", "_ram"); m <- MulArrangement.all) yield s"ntt_256_64_p2_${m.name}$tw") :+ "ntt_64_128_p1_gshoup"
 
+  /** The table's ROM tiles of the paper's arrangements on the product architecture and synthesis
+    * recipe of the `_fast` configuration of their family at k = 64 ([[modforge.Best]]): the tile
+    * variant `<tile>__m<arch>_<synthesis tokens>` (pipeline and truncation stay the tile's own).
+    */
+  def bestTable: Seq[String] = for {
+    (arr, fam) <- Seq("barrett" -> modforge.Barrett, "shoupbarrett" -> modforge.ShoupFamily, "gshoup" -> modforge.GShoupFamily)
+    v <- modforge.Best.variant(modforge.Design(fam, 64)).toSeq
+    toks = v.copy(mask = None, trunc = None).tokens if toks.nonEmpty
+  } yield s"ntt_256_64_p2_${arr}__${toks.mkString("_")}"
+
   def help: String =
     s"valid NTT tiles: ntt_<N>_<k>_p<P>_<arrangement>[_ram], N a power of two in ${NttConfig.minN}..${NttConfig.maxN}, " +
       s"P in {1, 2, 4}, arrangement in {${MulArrangement.all.map(_.name).mkString(", ")}} (mont: any odd q < 2^k; " +

@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""Design-space exploration of the modular multipliers (README, "Design-space exploration").
+
+    flow/dse.py [--family barrett,shoup,gshoup] [--k 32,64] [-j N] [--scheduler ADDR | --local-cluster N]
+                [--rerun] [--report-only]
+
+For each family and width it starts from the paper-faithful design (`<family>_<k>`) and sweeps
+the levers one at a time, keeping the best point of each sweep (coordinate descent on
+throughput per area 1/(P*A), P the tt critical path, A the standard-cell area):
+  1. synthesis recipe   (variant tokens drc, d<ps>, ns, at, fa1: flow/synth.py SynthOptions)
+  2. product architecture (m<arch>: modforge.arith.MulArch)
+  3. pipeline registers (p<mask>: the paper's, then registers between and inside the products)
+  4. truncated quotient products (t<c>: the largest c that keeps the paper's corrections)
+Every point is a registry design `<family>_<k>__<tokens>`, built by `make harden DESIGN=...` like
+any other. Each synthesis + STA is an independent job: -j N local processes (default: the number
+of cores), or a Dask cluster (--scheduler tcp://host:8786; the workers must see this repository
+at the same path), or a local Dask cluster of N workers (--local-cluster N). Resumable: a point
+whose RTL and flow are unchanged since its last result is not rerun (as `make reports`).
+
+Writes reports/dse.md, reports/dse.csv and reports/dse_<k>.png (area against critical path, the
+paper-faithful point marked). A point that fails is reported as failed; earlier results stay.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+FLOW = Path(__file__).resolve().parent
+sys.path.insert(0, str(FLOW))
+from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
+from pdk import ROOT, FlowError  # noqa: E402
+
+REPORTS = ROOT / "reports"
+FAMILIES = ("barrett", "shoup", "gshoup")
+TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
+DEFAULT_WIDTHS = (32, 64)
+
+# Lever values, in sweep order. A value is a list of variant tokens; [] is the paper's choice.
+SYNTH = [[], ["drc"], ["drc", "ns"], ["drc", "at"], ["drc", "fa1"]]
+ARCH = [[], ["mbdks"], ["mbdbk"], ["mbdhc"], ["madks"]]
+# Pipeline masks (bit order: BarrettOptRegs/ShoupRegs/GShoupRegs.names). `explicit` ones put
+# registers inside products and need an explicit architecture.
+MASKS = {
+    "barrett": {"yosys": ["p111100010", "p111100011"],
+                "explicit": ["p111100100", "p111101100", "p111111100", "p111111110", "p111111111"]},
+    "shoup": {"yosys": ["p111001"], "explicit": ["p11101", "p11111", "p111111"]},
+    "gshoup": {"yosys": ["p1111110001"], "explicit": ["p111111001", "p111111111", "p1111111111"]},
+}
+
+
+def truncation(family: str, k: int) -> list:
+    """The largest truncation that keeps the paper's corrections (flow-independent; Truncation.scala)."""
+    def dmax(c):
+        return 0 if c == 0 else (c - 1) * 2 ** c + 1
+    if family == "barrett":
+        return [f"t{max(c for c in range(k + 2) if dmax(c) <= 2 ** k)}"]
+    if family == "shoup":
+        return [f"t{max(c for c in range(k + 1) if dmax(c) <= 2 ** (k - 1))}"]
+    cr = max(c for c in range(k - 1) if 3 * dmax(c) <= 2 ** (k - 1))
+    cq = max(c for c in range(k + 1) if 2 * dmax(cr) + dmax(c) <= 2 ** (k - 1))
+    return [f"t{cr}q{cq}"]
+
+
+def name(family: str, k: int, tokens: list) -> str:
+    order = {"p": 0, "t": 1, "m": 2}
+    toks = sorted(tokens, key=lambda t: order.get(t[0], 3))
+    return f"{family}_{k}" + ("__" + "_".join(toks) if toks else "")
+
+
+def replace(tokens: list, lever: str, values: list) -> list:
+    """tokens with the lever's own tokens swapped for `values`."""
+    def mine(t):
+        if lever == "synth":
+            return t in ("drc", "ns", "at", "fa1", "fa2", "nb") or (t[0] == "d" and t[1:].isdigit())
+        return t[0] == {"arch": "m", "pipe": "p", "trunc": "t"}[lever] and t != "drc"
+    return [t for t in tokens if not mine(t)] + values
+
+
+# ---------------------------------------------------------------- running points
+
+def result(design: str):
+    p = BUILD / design / "harden" / "metrics.json"
+    return json.loads(p.read_text()) if p.exists() else None
+
+
+def up_to_date(design: str) -> bool:
+    m = result(design)
+    return bool(m and (BUILD / design / "rtl" / f"{design}.v").exists()
+                and m.get("rtl_sha256") == rtl_sha256(design) and m.get("flow_sha256") == flow_sha256())
+
+
+def generate(designs: list) -> list:
+    """RTL of every point, one generator call (elaboration is seconds; unchanged RTL is identical).
+    If the call fails, each point is generated alone; returns the points that could not be built."""
+    def gen(ds):
+        cmd = [str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD)] + ds
+        return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    p = gen(designs)
+    if p.returncode == 0:
+        return []
+    if len(designs) == 1:
+        print(f"dse: {designs[0]}: cannot be generated: " + next((l for l in (p.stdout + p.stderr).splitlines() if l.startswith("error:")),
+                                                              (p.stdout + p.stderr)[-500:]), flush=True)
+        return designs
+    return [d for d in designs if generate([d])]
+
+
+def harden_job(design: str, root: str) -> dict:
+    """One point: flow/harden.py in its own process. Runs locally or on a Dask worker."""
+    t = time.monotonic()
+    p = subprocess.run([sys.executable, str(Path(root) / "flow" / "harden.py"), design], capture_output=True, text=True)
+    return {"design": design, "ok": p.returncode == 0, "wall_s": round(time.monotonic() - t, 1),
+            "tail": (p.stdout + p.stderr)[-1500:]}
+
+
+class Runner:
+    """Runs points: local processes (-j) or a Dask cluster (--scheduler / --local-cluster)."""
+
+    def __init__(self, jobs: int, scheduler: str = None, local_cluster: int = 0):
+        self.jobs, self.client, self.cluster = jobs, None, None
+        if scheduler or local_cluster:
+            try:
+                from dask.distributed import Client, LocalCluster
+            except ImportError:
+                raise FlowError("Dask is not installed in this environment. Fix: make setup (requirements.txt has dask[distributed])")
+            if local_cluster:
+                self.cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(scheduler, timeout=30)
+            print(f"dse: Dask cluster {self.client.scheduler.address}, {len(self.client.scheduler_info()['workers'])} workers", flush=True)
+
+    def run(self, designs: list, rerun: bool) -> dict:
+        todo = [d for d in designs if rerun or not up_to_date(d)]
+        for d in designs:
+            if d not in todo:
+                print(f"dse: {d}: up to date ({result(d)['date']})", flush=True)
+        out = {}
+        if not todo:
+            return out
+        t0 = time.monotonic()
+        if self.client:
+            from dask.distributed import as_completed
+            futures = self.client.map(harden_job, todo, root=str(ROOT), pure=False)
+            done = (f.result() for f in as_completed(futures))
+        else:
+            from concurrent.futures import ThreadPoolExecutor, as_completed as done_as
+            pool = ThreadPoolExecutor(max_workers=self.jobs)
+            done = (f.result() for f in done_as([pool.submit(harden_job, d, str(ROOT)) for d in todo]))
+        for i, r in enumerate(done, 1):
+            out[r["design"]] = r
+            m = result(r["design"]) if r["ok"] else None
+            what = (f"{m['design__instance__area']:.0f} um2, {m['critical_path_ns']:.3f} ns" if m
+                    else "FAILED: " + r["tail"].strip().splitlines()[-1] if r["tail"].strip() else "FAILED")
+            print(f"dse: [{i}/{len(todo)} {time.monotonic() - t0:6.0f} s] {r['design']}: {what} ({r['wall_s']} s)", flush=True)
+        return out
+
+    def close(self):
+        if self.client:
+            self.client.close()
+        if self.cluster:
+            self.cluster.close()
+
+
+def metrics_of(design: str):
+    m = result(design)
+    if not m or not up_to_date(design):
+        return None
+    a, p = m["design__instance__area"], m["critical_path_ns"]
+    return {"design": design, "area_um2": a, "critical_path_ns": p, "latency": m["latency"],
+            "tput_per_area": 1e6 / (p * a), "cells": m["design__instance__count"], "date": m["date"]}
+
+
+# ---------------------------------------------------------------- the sweep
+
+# Bare k x k products (mul_<k>), measured beside the peer generator vlsiffra (flow/vlsiffra.py).
+PRODUCTS = [[], ["drc"], ["mbdks", "drc"], ["mbdhc", "drc"], ["mbdbk", "drc"], ["mbdks", "drc", "fa1"], ["mbdks", "fa1"]]
+
+
+def products(k: int, runner: "Runner", rerun: bool, log: list):
+    cands = [f"mul_{k}" + ("__" + "_".join(sorted(t, key=lambda x: {"m": 0}.get(x[0], 1))) if t else "") for t in PRODUCTS]
+    bad = generate(cands)
+    runner.run([c for c in cands if c not in bad], rerun)
+    log.append(f"mul_{k}: {len(cands)} product builds")
+    print(f"dse: {log[-1]}", flush=True)
+
+
+def product_section(ks) -> list:
+    """Our product builds against vlsiffra's (build/vlsiffra/<config>/metrics.json from `make peer`)."""
+    out = ["", "## Products against the peer generator vlsiffra", "",
+           "A bare k x k -> 2k product between registers (latency 2), ours (`mul_<k>`, variants as above) and vlsiffra's",
+           "(Booth radix-4, Dadda tree of sky130 fa/ha cells, prefix adder; `make peer`, flow/vlsiffra.py), both through",
+           "the same synthesis and STA. vlsiffra instantiates every gate, so ABC maps none of its cells and none is",
+           "buffered or resized (its own flow leaves that to OpenROAD's resizer after placement).", "",
+           "| design | area (um2) | critical path (ns) | 1/(P*A) | vs the best vlsiffra |", "|---|---|---|---|---|"]
+    for k in ks:
+        peers = []
+        for p in sorted((BUILD / "vlsiffra").glob(f"vlsiffra_{k}_*/metrics.json")):
+            m = json.loads(p.read_text())
+            area = m.get("area_um2") or m.get("design__instance__area")
+            cp = m.get("critical_path_ns")
+            if area and cp:
+                peers.append((p.parent.name, area, cp))
+        ours = []
+        for p in sorted(BUILD.glob(f"mul_{k}*/harden/metrics.json")):
+            n = p.parent.parent.name
+            if n == f"mul_{k}" or n.startswith(f"mul_{k}__"):
+                m = metrics_of(n)
+                if m:
+                    ours.append((n, m["area_um2"], m["critical_path_ns"]))
+        best_peer = max((1e6 / (a * c) for _, a, c in peers), default=None)
+        for n, a, c in sorted(ours, key=lambda x: x[1] * x[2]) + sorted(peers, key=lambda x: x[1] * x[2]):
+            t = 1e6 / (a * c)
+            out.append(f"| `{n}` | {a:.0f} | {c:.3f} | {t:.3f} | {'' if best_peer is None else f'{t / best_peer:.2f}x'} |")
+        if not peers:
+            out.append(f"| vlsiffra, k = {k} | not measured here: run `make peer` (needs a vlsiffra checkout, VLSIFFRA_DIR) | | | |")
+    return out
+
+
+def transfer(family: str, k: int, k0: int, runner: Runner, rerun: bool, log: list):
+    """The best few at a wide k: the paper-faithful design, and the best and the best same-latency
+    configurations of the sweep at k0, with the truncation recomputed for k."""
+    rows = [r for r in summary_rows(collect()) if r["family"] == family and r["k"] == k0 and r.get("default")]
+    if not rows:
+        raise FlowError(f"no sweep of {family} at k = {k0} to take candidates from. Fix: make dse FAMILY={family} K={k0}")
+    cands = [f"{family}_{k}"]
+    for which in ("best", "best_same_latency"):
+        d = rows[0][which]["design"]
+        toks = d.split("__", 1)[1].split("_") if "__" in d else []
+        toks = replace(toks, "trunc", truncation(family, k)) if any(t.startswith("t") for t in toks) else toks
+        cands.append(name(family, k, toks))
+    cands = list(dict.fromkeys(cands))
+    bad = generate(cands)
+    runner.run([c for c in cands if c not in bad], rerun)
+    log.append(f"{family}_{k}: the best of k = {k0} carried over: {', '.join(cands[1:])}")
+    print(f"dse: {log[-1]}", flush=True)
+
+
+def sweep(family: str, k: int, runner: Runner, rerun: bool, log: list) -> dict:
+    """Coordinate descent over the levers; returns {design: metrics} of every point it measured."""
+    seen = {}
+
+    def measure(cands):
+        cands = list(dict.fromkeys(c for c in cands if c not in seen))
+        if cands:
+            bad = generate(cands)
+            runner.run([c for c in cands if c not in bad], rerun)
+        for c in cands:
+            seen[c] = metrics_of(c)
+
+    def best(pool):
+        ok = [seen[n] for n in pool if seen.get(n)]
+        return max(ok, key=lambda m: m["tput_per_area"]) if ok else None
+
+    cur = []
+    default = name(family, k, cur)
+    measure([default])
+    synth = SYNTH if k <= 32 else [v for v in SYNTH if "at" not in v and "fa1" not in v]  # no gain at 32 (reports/dse.md)
+    levers = [("synth", synth), ("arch", ARCH), ("pipe", None), ("trunc", [[], *[[t] for t in truncation(family, k)]])]
+    for lever, values in levers:
+        if lever == "pipe":
+            explicit = any(t.startswith("m") for t in cur)
+            values = [[]] + [[m] for m in MASKS[family]["yosys"]] + ([[m] for m in MASKS[family]["explicit"]] if explicit else [])
+        cands = [name(family, k, replace(cur, lever, v)) for v in values]
+        measure(cands)
+        b = best(cands + [name(family, k, cur)])
+        if b:
+            cur = [t for t in (b["design"].split("__", 1)[1].split("_") if "__" in b["design"] else [])]
+        log.append(f"{family}_{k}: {lever}: {len(cands)} points, best {b['design'] if b else 'none'}")
+        print(f"dse: {log[-1]}", flush=True)
+    return seen
+
+
+# ---------------------------------------------------------------- reports
+
+def summary_rows(points: dict) -> list:
+    rows = []
+    for (family, k), pts in sorted(points.items(), key=lambda x: (FAMILIES.index(x[0][0]), x[0][1])):
+        ok = [m for m in pts.values() if m]
+        d = pts.get(f"{family}_{k}")
+        if not d or not ok:
+            rows.append({"family": family, "k": k, "default": None})
+            continue
+        b = max(ok, key=lambda m: m["tput_per_area"])
+        same = [m for m in ok if m["latency"] == d["latency"]]
+        bs = max(same, key=lambda m: m["tput_per_area"])
+        rows.append({"family": family, "k": k, "default": d, "best": b, "best_same_latency": bs,
+                     "ratio": b["tput_per_area"] / d["tput_per_area"],
+                     "ratio_same_latency": bs["tput_per_area"] / d["tput_per_area"],
+                     "points": len(ok), "failed": len(pts) - len(ok)})
+    return rows
+
+
+def write_reports(points: dict, log: list, wall_s: float, jobs: str):
+    REPORTS.mkdir(exist_ok=True)
+    rows = summary_rows(points)
+    tools = next((result(m["design"])["tools"] for pts in points.values() for m in pts.values() if m), {})
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    def eff(m, k):
+        return k * k / (m["critical_path_ns"] * m["area_um2"])
+    lines = [
+        "# Design-space exploration: throughput per area of the modular multipliers",
+        "",
+        "Generated by `make dse` (flow/dse.py); do not edit. Throughput per area = 1/(P*A) in Gops/(s mm2) at one",
+        "operation per cycle; P = critical path at tt (OpenSTA), A = standard-cell area (pyosys 0.70, SKY130 hd),",
+        "post-synthesis without parasitics, every point through `make harden` in this run's flow",
+        f"(flow hash {flow_sha256()[:12]}). Ratios are against the paper-faithful design `<family>_<k>` of the same run.",
+        "",
+        "| family | k | paper-faithful 1/(P*A) | best | 1/(P*A) | ratio | best at the same latency | ratio | goal (2x / 1.5x) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if not r.get("default"):
+            lines.append(f"| {TITLES[r['family']]} | {r['k']} | not measured | | | | | | |")
+            continue
+        d, b, s = r["default"], r["best"], r["best_same_latency"]
+        goal = []
+        goal.append("met" if r["ratio"] >= 2 else f"missed by {2 / r['ratio']:.2f}x")
+        goal.append("met" if r["ratio_same_latency"] >= 1.5 else f"missed by {1.5 / r['ratio_same_latency']:.2f}x")
+        lines.append(f"| {TITLES[r['family']]} | {r['k']} | {d['tput_per_area']:.3f} (L{d['latency']}) | `{b['design']}` (L{b['latency']}) | "
+                     f"{b['tput_per_area']:.3f} | **{r['ratio']:.2f}x** | `{s['design']}` | **{r['ratio_same_latency']:.2f}x** | {' / '.join(goal)} |")
+    lines += ["", "1/(P*A) is in Gops/(s mm2): 1e6 / (P in ns * A in um2)."]
+    # Efficiency with width
+    by_fam = {}
+    for r in rows:
+        if r.get("default"):
+            by_fam.setdefault(r["family"], {})[r["k"]] = r
+    lines += ["", "## Efficiency with width", "",
+              "S^2/(P*A) (bits^2 / (ns um2)), the paper's efficiency, of the paper-faithful and the best design:", "",
+              "| family | " + " | ".join(f"k = {k}" for k in sorted({r['k'] for r in rows})) + " | loss from the smallest to the largest k |",
+              "|---|" + "---|" * (len({r['k'] for r in rows}) + 1)]
+    for fam, per in by_fam.items():
+        ks = sorted(per)
+        for which in ("default", "best"):
+            vals = [eff(per[k][which], k) for k in ks]
+            loss = vals[0] / vals[-1] if len(vals) > 1 else None
+            lines.append(f"| {TITLES[fam]} {'paper-faithful' if which == 'default' else 'best'} | " +
+                         " | ".join(f"{v:.5f}" for v in vals) + f" | {'n/a' if loss is None else f'{loss:.2f}x'} |")
+    lines += ["", "## Every point", "", "| design | latency | area (um2) | critical path (ns) | 1/(P*A) | vs paper-faithful |", "|---|---|---|---|---|---|"]
+    csv_rows = []
+    for (family, k), pts in sorted(points.items(), key=lambda x: (x[0][1], FAMILIES.index(x[0][0]))):
+        d = pts.get(f"{family}_{k}")
+        for n, m in sorted(pts.items(), key=lambda x: -(x[1]["tput_per_area"] if x[1] else 0)):
+            if not m:
+                lines.append(f"| `{n}` | failed or not measured | | | | |")
+                continue
+            rel = m["tput_per_area"] / d["tput_per_area"] if d else None
+            lines.append(f"| `{n}` | {m['latency']} | {m['area_um2']:.0f} | {m['critical_path_ns']:.3f} | {m['tput_per_area']:.3f} | "
+                         f"{'' if rel is None else f'{rel:.2f}x'} |")
+            csv_rows.append({"family": family, "k": k, **{x: m[x] for x in ("design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells")}})
+    lines += product_section(sorted({k for _, k in points}))
+    lines += ["", "## The sweep", "", "Coordinate descent, one lever at a time from the paper-faithful design (flow/dse.py):", ""]
+    lines += [f"- {l}" for l in log]
+    lines += ["", f"Run: {jobs}; {wall_s / 60:.1f} min wall time for the points not already up to date, on "
+              f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}). Tools: "
+              + ", ".join(f"{k} {v}" for k, v in tools.items()) + f". Date: {date}."]
+    (REPORTS / "dse.md").write_text("\n".join(lines) + "\n")
+    with open(REPORTS / "dse.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["family", "k", "design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells"])
+        w.writeheader()
+        w.writerows(csv_rows)
+    plot(points)
+    print(f"dse: wrote {REPORTS / 'dse.md'}, dse.csv, dse_<k>.png", flush=True)
+
+
+def plot(points: dict):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    for k in sorted({k for _, k in points}):
+        fig, ax = plt.subplots(figsize=(6.5, 4.5))
+        for i, fam in enumerate(FAMILIES):
+            pts = points.get((fam, k), {})
+            ok = [m for m in pts.values() if m]
+            if not ok:
+                continue
+            c = f"C{i}"
+            ax.scatter([m["critical_path_ns"] for m in ok], [m["area_um2"] / 1e3 for m in ok], s=14, color=c, alpha=0.6, label=TITLES[fam])
+            d = pts.get(f"{fam}_{k}")
+            if d:
+                ax.scatter([d["critical_path_ns"]], [d["area_um2"] / 1e3], marker="*", s=160, color=c, edgecolor="k",
+                           label=f"{TITLES[fam]} paper-faithful")
+        ax.set_xlabel("critical path P at tt (ns)")
+        ax.set_ylabel("standard-cell area A (1000 um2)")
+        ax.set_title(f"k = {k}: every point of the sweep (lower left is better)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(REPORTS / f"dse_{k}.png", dpi=120)
+        plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--family", default=",".join(FAMILIES))
+    ap.add_argument("--k", default=",".join(map(str, DEFAULT_WIDTHS)))
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (workers share this repository's path)")
+    ap.add_argument("--local-cluster", type=int, default=0, metavar="N", help="run on a local Dask cluster of N workers")
+    ap.add_argument("--rerun", action="store_true", help="rerun points that are up to date")
+    ap.add_argument("--products", action="store_true", help="also measure the bare products mul_<k> (beside vlsiffra)")
+    ap.add_argument("--from-k", type=int, default=0, metavar="K0",
+                    help="instead of sweeping, measure the best few of the sweep at K0 (for wide k: 128, 256)")
+    ap.add_argument("--report-only", action="store_true", help="only rewrite the reports from the results there are")
+    a = ap.parse_args()
+    fams = [f for f in a.family.split(",") if f]
+    bad = [f for f in fams if f not in FAMILIES]
+    if bad:
+        sys.exit(f"dse: error: unknown family {', '.join(bad)}; use {', '.join(FAMILIES)}")
+    try:
+        ks = [int(x) for x in a.k.split(",") if x]
+    except ValueError:
+        sys.exit(f"dse: error: --k {a.k!r}: give widths as integers, e.g. --k 32,64")
+    if any(not 16 <= k <= 512 for k in ks):
+        sys.exit("dse: error: widths must be in 16..512")
+    jobs = (f"Dask scheduler {a.scheduler}" if a.scheduler else f"local Dask cluster of {a.local_cluster} workers"
+            if a.local_cluster else f"{a.jobs} local jobs")
+    t0 = time.monotonic()
+    log, points = [], {}
+    try:
+        runner = None if a.report_only else Runner(a.jobs, a.scheduler, a.local_cluster)
+        for k in ks:
+            if a.products and not a.report_only:
+                products(k, runner, a.rerun, log)
+            for fam in fams:
+                if a.report_only:
+                    continue
+                if a.from_k:
+                    transfer(fam, k, a.from_k, runner, a.rerun, log)
+                else:
+                    sweep(fam, k, runner, a.rerun, log)
+        if runner:
+            runner.close()
+    except FlowError as e:
+        sys.exit(f"dse: error: {e}")
+    write_reports(collect(), log, time.monotonic() - t0, jobs)
+
+
+def collect() -> dict:
+    """Every up-to-date point in build/, for every family and width: the report covers all of them,
+    whatever subset this run swept (points from another flow or RTL are left out)."""
+    points = {}
+    for p in sorted(BUILD.glob("*/harden/metrics.json")):
+        n = p.parent.parent.name
+        base = n.split("__")[0]
+        fam, _, k = base.partition("_")
+        if fam in FAMILIES and k.isdigit() and (n == base or "__" in n):
+            points.setdefault((fam, int(k)), {})[n] = metrics_of(n)
+    return {key: pts for key, pts in points.items() if pts.get(f"{key[0]}_{key[1]}") and
+            sum(1 for m in pts.values() if m) > 1}
+
+
+if __name__ == "__main__":
+    main()

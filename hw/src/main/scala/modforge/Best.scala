@@ -1,0 +1,20 @@
+package modforge
+
+/** The `_fast` configurations: for each paper family and width, the variant the design-space
+  * exploration (`make dse`, reports/dse.md) found best in throughput per area 1/(P*A). The table
+  * is a decision taken from the report; reports/dse.md checks that each alias is still the best it
+  * measured and says so when it is not.
+  */
+object Best {
+  private val table: Map[(String, Int), String] = Map(
+    ("barrett", 32) -> "p111111111_t27_mbdhc_drc",
+    ("shoup", 32) -> "p111111_t26_mbdbk_drc",
+    ("gshoup", 32) -> "p1111111111_t24q25_mbdhc_drc"
+  )
+
+  def help: String = s"_fast exists for ${table.keys.toSeq.sorted.map { case (f, k) => s"${f}_${k}_fast" }.mkString(", ")}"
+
+  def variant(d: Design): Option[Variant] = table.get((d.family.name, d.k)).map(t => Variant.parse(t).fold(e => sys.error(e), identity))
+
+  def names: Seq[String] = table.keys.toSeq.sorted.map { case (f, k) => s"${f}_${k}_fast" }
+}
