@@ -1,5 +1,6 @@
 package modforge
 
+import modforge.arith.{ExplicitMultiplier, MulArch}
 import spinal.core._
 import scala.collection.mutable.ArrayBuffer
 
@@ -11,6 +12,11 @@ import scala.collection.mutable.ArrayBuffer
   * truncated multiplier) means changing these two functions only. `highTruncated` is the
   * column-truncated array of the quotient estimates, used only by configurations that ask
   * for it (`truncate` > 0, see [[Truncation]]).
+  *
+  * Each also has an `arch` overload taking a [[modforge.arith.MulArch]] (partial products, tree,
+  * prefix adder, Karatsuba levels) and an optional `mid` register after the compressor tree. The
+  * default `MulArch()` (Verilog `*`) is exactly the plain function above, so existing designs keep
+  * their Verilog; any other architecture is built by [[modforge.arith.ExplicitMultiplier]].
   */
 object Multiplier {
 
@@ -81,4 +87,30 @@ object Multiplier {
     val sum = row(0) + row(1) // n bits: T / 2^dropCols < 2^n
     (sum >> (shift - dropCols)).resize(top - shift bits)
   }
+
+  private def yosysMid(what: String, arch: MulArch, mid: Boundary): Unit =
+    require(!mid.enabled, s"Multiplier.$what: a mid register needs explicit partial products (arch '${arch.token}' is Verilog *, " +
+      "which has no compressor tree to register after); choose e.g. MulArch.parse(\"bdks\") or put a Boundary around the product")
+
+  /** a * b (width wa + wb) by `arch`; `mid` registers the compressor tree's two rows (latency 1).
+    * The default architecture is `full(a, b)`; `*` with Karatsuba levels ("yk1") splits into three `*`.
+    */
+  def full(a: UInt, b: UInt, arch: MulArch, mid: Boundary = Boundary(false)): UInt =
+    if (arch.isYosys) {
+      yosysMid("full", arch, mid)
+      if (arch.karatsuba == 0) full(a, b) else ExplicitMultiplier.full(a, b, arch)
+    } else ExplicitMultiplier.full(a, b, arch, mid)
+
+  /** a * b mod 2^bits by `arch` (Karatsuba levels do not apply: the flat array of the low columns). */
+  def low(a: UInt, b: UInt, bits: Int, arch: MulArch, mid: Boundary = Boundary(false)): UInt =
+    if (arch.isYosys) { yosysMid("low", arch, mid); low(a, b, bits) }
+    else ExplicitMultiplier.low(a, b, bits, arch, mid)
+
+  /** [[highTruncated]] by `arch`'s tree and adder; AND partial products whenever dropCols > 0
+    * (see [[modforge.arith.ExplicitMultiplier.highTruncated]]). The default architecture is the
+    * function above (its own Wallace array and `+`).
+    */
+  def highTruncated(a: UInt, b: UInt, shift: Int, dropCols: Int, arch: MulArch, mid: Boundary = Boundary(false)): UInt =
+    if (arch.isYosys) { yosysMid("highTruncated", arch, mid); highTruncated(a, b, shift, dropCols) }
+    else ExplicitMultiplier.highTruncated(a, b, shift, dropCols, arch, mid)
 }
