@@ -10,8 +10,12 @@ import scala.collection.mutable.ArrayBuffer
   * overloads, which keep `*` for the default architecture. All operands unsigned, widths >= 1.
   *
   * `mid`: with `Boundary(true)` the two rows leaving the compressor tree are registered (latency
-  * 1): the partial products and the tree in the cycle before, the carry-propagate adder (and, for
-  * Karatsuba, the combination of the three sub-products) in the cycle after.
+  * 1): the partial products and the tree in the cycle before, the carry-propagate adder in the
+  * cycle after. With Karatsuba, every leaf sub-product's rows (so the half-sum pre-adders are
+  * before the register, the leaves' adders and the combinations after it).
+  *
+  * Netlist: the full and half adders are `mf_fa` / `mf_ha` instances ([[CompressorTree]]), the
+  * partial products, Booth selectors and prefix networks plain logic.
   */
 object ExplicitMultiplier {
 
