@@ -19,7 +19,8 @@ help:
 	@echo "make check-classic      does LibreLane's Classic flow accept the config with this PDK?"
 	@echo "make fpga DESIGN=<d> TARGET=xc7|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
 	@echo "make reports            Table 1, Figures 2-3 and the NTT table in SKY130, the FPGA table -> reports/ (runs missing designs)"
-	@echo "make dse [FAMILY=barrett K=32,64 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
+	@echo "make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
+	@echo "make peer               the peer multiplier vlsiffra through our synthesis and STA (VLSIFFRA_DIR=<clone>)"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
 	@echo "designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
@@ -107,7 +108,7 @@ WIDE   ?= 128,256
 JOBS   ?= $(shell nproc)
 .PHONY: dse
 dse: setup
-	.venv/bin/python flow/dse.py --products --family $(FAMILY) --k $(K) -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
+	.venv/bin/python flow/dse.py --products --targets --family $(FAMILY) --k $(K) -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
 	$(if $(WIDE),.venv/bin/python flow/dse.py --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS))
 
 # Reruns the flow on every table design and records each step's time and memory.

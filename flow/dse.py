@@ -11,6 +11,7 @@ throughput per area 1/(P*A), P the tt critical path, A the standard-cell area):
   2. product architecture (m<arch>: modforge.arith.MulArch)
   3. pipeline registers (p<mask>: the paper's, then registers between and inside the products)
   4. truncated quotient products (t<c>: the largest c that keeps the paper's corrections)
+  5. the synthesis recipe again on the result (adder cells fa1/fa2 on the explicit trees)
 Every point is a registry design `<family>_<k>__<tokens>`, built by `make harden DESIGN=...` like
 any other. Each synthesis + STA is an independent job: -j N local processes (default: the number
 of cores), or a Dask cluster (--scheduler tcp://host:8786; the workers must see this repository
@@ -224,6 +225,35 @@ def product_section(ks) -> list:
     return out
 
 
+def targets(family: str, k: int, runner: "Runner", rerun: bool, log: list):
+    """The ABC delay target written into the script (d<ps>) on the paper-faithful RTL with the drc list:
+    from far below reach to the period the design reaches (with &nf's area recovery) and beyond."""
+    m = metrics_of(f"{family}_{k}__drc")
+    reach = int(round(m["critical_path_ns"] * 1000, -2)) if m else 8000
+    cands = [f"{family}_{k}__drc_d{ps}" for ps in (250, 1000, reach // 2, reach, 2 * reach)]
+    bad = generate(cands)
+    runner.run([c for c in cands if c not in bad], rerun)
+    log.append(f"{family}_{k}: ABC targets {', '.join(c.rsplit('_d', 1)[1] for c in cands)} ps")
+    print(f"dse: {log[-1]}", flush=True)
+
+
+def target_section(points: dict) -> list:
+    out = ["", "## The ABC delay target", "",
+           "Yosys 0.70 does not substitute `{D}` in a `-script` file, so the paper-faithful recipe's target never reaches",
+           "ABC (README, \"Synthesis options\"). Written into the script (`d<ps>`), on the paper-faithful RTL with the `drc`",
+           "don't-use list; the last targets are the period the design reaches without a target (rounded) and twice it:", "",
+           "| design | target (ps) | area (um2) | critical path (ns) | 1/(P*A) | vs no target (`__drc`) |", "|---|---|---|---|---|---|"]
+    rows = 0
+    for (fam, k), pts in sorted(points.items(), key=lambda x: (x[0][1], FAMILIES.index(x[0][0]))):
+        base = pts.get(f"{fam}_{k}__drc")
+        for n, m in sorted(pts.items()):
+            if m and n.startswith(f"{fam}_{k}__drc_d") and n.rsplit("_d", 1)[1].isdigit():
+                rows += 1
+                rel = f"{m['tput_per_area'] / base['tput_per_area']:.2f}x" if base else ""
+                out.append(f"| `{n}` | {n.rsplit('_d', 1)[1]} | {m['area_um2']:.0f} | {m['critical_path_ns']:.3f} | {m['tput_per_area']:.3f} | {rel} |")
+    return out if rows else []
+
+
 def transfer(family: str, k: int, k0: int, runner: Runner, rerun: bool, log: list):
     """The best few at a wide k: the paper-faithful design, and the best and the best same-latency
     configurations of the sweep at k0, with the truncation recomputed for k."""
@@ -263,7 +293,10 @@ def sweep(family: str, k: int, runner: Runner, rerun: bool, log: list) -> dict:
     default = name(family, k, cur)
     measure([default])
     synth = SYNTH if k <= 32 else [v for v in SYNTH if "at" not in v and "fa1" not in v]  # no gain at 32 (reports/dse.md)
-    levers = [("synth", synth), ("arch", ARCH), ("pipe", None), ("trunc", [[], *[[t] for t in truncation(family, k)]])]
+    # A second round of the synthesis recipe on the final configuration: adder cells (fa1) lose on
+    # Yosys's `*` but can win on an explicit tree (the products: reports/dse.md).
+    levers = [("synth", synth), ("arch", ARCH), ("pipe", None), ("trunc", [[], *[[t] for t in truncation(family, k)]]),
+              ("synth", [["drc"], ["drc", "fa1"], ["drc", "fa2"]])]
     for lever, values in levers:
         if lever == "pipe":
             explicit = any(t.startswith("m") for t in cur)
@@ -356,6 +389,7 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
             lines.append(f"| `{n}` | {m['latency']} | {m['area_um2']:.0f} | {m['critical_path_ns']:.3f} | {m['tput_per_area']:.3f} | "
                          f"{'' if rel is None else f'{rel:.2f}x'} |")
             csv_rows.append({"family": family, "k": k, **{x: m[x] for x in ("design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells")}})
+    lines += target_section(points)
     lines += product_section(sorted({k for _, k in points}))
     lines += ["", "## The sweep", "", "Coordinate descent, one lever at a time from the paper-faithful design (flow/dse.py):", ""]
     lines += [f"- {l}" for l in log]
@@ -406,6 +440,7 @@ def main():
     ap.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (workers share this repository's path)")
     ap.add_argument("--local-cluster", type=int, default=0, metavar="N", help="run on a local Dask cluster of N workers")
     ap.add_argument("--rerun", action="store_true", help="rerun points that are up to date")
+    ap.add_argument("--targets", action="store_true", help="also measure the ABC delay target (d<ps>) on each family")
     ap.add_argument("--products", action="store_true", help="also measure the bare products mul_<k> (beside vlsiffra)")
     ap.add_argument("--from-k", type=int, default=0, metavar="K0",
                     help="instead of sweeping, measure the best few of the sweep at K0 (for wide k: 128, 256)")
@@ -437,6 +472,8 @@ def main():
                     transfer(fam, k, a.from_k, runner, a.rerun, log)
                 else:
                     sweep(fam, k, runner, a.rerun, log)
+                    if a.targets:
+                        targets(fam, k, runner, a.rerun, log)
         if runner:
             runner.close()
     except FlowError as e:

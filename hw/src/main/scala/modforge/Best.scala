@@ -9,7 +9,10 @@ object Best {
   private val table: Map[(String, Int), String] = Map(
     ("barrett", 32) -> "p111111111_t27_mbdhc_drc",
     ("shoup", 32) -> "p111111_t26_mbdbk_drc",
-    ("gshoup", 32) -> "p1111111111_t24q25_mbdhc_drc"
+    ("gshoup", 32) -> "p1111111111_t24q25_mbdhc_drc",
+    ("barrett", 64) -> "p111111100_t58_mbdhc_drc_fa1",
+    ("shoup", 64) -> "p111111_t57_mbdhc_drc",
+    ("gshoup", 64) -> "p1111111111_t55q56_mbdks_drc"
   )
 
   def help: String = s"_fast exists for ${table.keys.toSeq.sorted.map { case (f, k) => s"${f}_${k}_fast" }.mkString(", ")}"
