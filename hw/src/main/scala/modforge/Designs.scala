@@ -108,7 +108,7 @@ object Registry {
       else Right(ProductDesign(k.toInt))
     } else reduction.ReductionConfig.parse(name) match {
       case Some(r) => r.map(ReductionDesign)
-      case None => Designs.parse(name).left.map(_ + s"; reduction family: ${reduction.ReductionConfig.grammar}; variants: ${Variant.grammar}")
+      case None => Designs.parse(name).left.map(_ + s"; reduction family: ${reduction.ReductionConfig.grammar}; bare products: mul_<k>; variants: ${Variant.grammar}")
     }
 }
 

@@ -88,13 +88,7 @@ case class VariantDesign(base: ModMulDesign, v: Variant, alias: Option[String] =
   /** Checks what the base and the tokens allow; Left(message) names the problem. */
   def check(): Either[String, VariantDesign] = {
     def fail(m: String) = Left(s"$name: $m; ${Variant.grammar}")
-    val maskLen = base match {
-      case _: ProductDesign => 1
-      case Design(Barrett, _) => BarrettOptRegs.names.size
-      case Design(ShoupFamily, _) => ShoupRegs.names.size
-      case Design(GShoupFamily, _) => GShoupRegs.names.size
-      case _ => 0
-    }
+    val maskLen = names.size
     if (v.mask.isDefined && maskLen == 0) return fail("pipeline masks (p...) apply to barrett, shoup and gshoup only")
     if (v.mask.exists(_.size > maskLen)) return fail(s"the pipeline mask has ${v.mask.get.size} bits; ${base.familyName} has $maskLen: ${names.mkString(", ")}")
     if (v.trunc.isDefined && (maskLen == 0 || base.isInstanceOf[ProductDesign])) return fail("truncation (t...) applies to barrett, shoup and gshoup only")
