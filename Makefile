@@ -110,7 +110,7 @@ JOBS   ?= $(shell nproc)
 .PHONY: dse
 dse: setup
 	.venv/bin/python flow/dse.py --products --targets --family $(FAMILY) --k $(K) -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
-	$(if $(WIDE),.venv/bin/python flow/dse.py --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS))
+	$(if $(WIDE),.venv/bin/python flow/dse.py --products --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL)))
 
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all

@@ -12,8 +12,12 @@ object hw extends SbtModule {
   )
   def scalacOptions = Seq("-deprecation", "-feature", "-unchecked")
   def scalacPluginIvyDeps = Agg(ivy"com.github.spinalhdl::spinalhdl-idsl-plugin:$spinalVersion")
+  // SpinalHDL infers widths recursively on its elaboration threads (default stack size): the explicit
+  // 256-bit products (modforge.arith) overflow the JVM's default 1 MB stack.
+  def forkArgs = Seq("-Xss256m")
 
   object test extends SbtModuleTests with TestModule.ScalaTest {
     def ivyDeps = Agg(ivy"org.scalatest::scalatest:3.2.19")
+    def forkArgs = hw.forkArgs
   }
 }

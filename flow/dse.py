@@ -24,6 +24,7 @@ paper-faithful point marked). A point that fails is reported as failed; earlier 
 import argparse
 import csv
 import datetime
+import hashlib
 import json
 import os
 import platform
@@ -96,12 +97,37 @@ def up_to_date(design: str) -> bool:
                 and m.get("rtl_sha256") == rtl_sha256(design) and m.get("flow_sha256") == flow_sha256())
 
 
+def generator_sha256() -> str:
+    """Hash of the generator's sources: the RTL of a design name is a function of them alone."""
+    h = hashlib.sha256()
+    for f in [ROOT / "build.sc", *sorted((ROOT / "hw" / "src" / "main").rglob("*"))]:
+        if f.is_file():
+            h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
+def _stamp(design: str) -> Path:
+    return BUILD / design / "rtl" / ".generator_sha256"
+
+
 def generate(designs: list) -> list:
     """RTL of every point, one generator call (elaboration is seconds; unchanged RTL is identical).
+    A point whose RTL was generated from the same generator sources is not regenerated (a stamp
+    beside its Verilog), so rerunning a finished sweep only rewrites the reports.
     If the call fails, each point is generated alone; returns the points that could not be built."""
+    src = generator_sha256()
+    designs = [d for d in designs if not ((BUILD / d / "rtl" / f"{d}.v").exists() and _stamp(d).exists()
+                                          and _stamp(d).read_text() == src)]
+    if not designs:
+        return []
+
     def gen(ds):
         cmd = [str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD)] + ds
-        return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if p.returncode == 0:
+            for d in ds:
+                _stamp(d).write_text(src)
+        return p
     p = gen(designs)
     if p.returncode == 0:
         return []
@@ -183,10 +209,14 @@ def metrics_of(design: str):
 
 # Bare k x k products (mul_<k>), measured beside the peer generator vlsiffra (flow/vlsiffra.py).
 PRODUCTS = [[], ["drc"], ["mbdks", "drc"], ["mbdhc", "drc"], ["mbdbk", "drc"], ["mbdks", "drc", "fa1"], ["mbdks", "fa1"]]
+# From 128 bits on, Karatsuba (modforge.arith.MulArch) beside the flat builds: one and two levels.
+KARATSUBA_FROM = 128
+PRODUCTS_WIDE = [[], ["drc"], ["mbdhc", "drc"], ["mbdhck1", "drc"], ["mbdhck2", "drc"]]
 
 
 def products(k: int, runner: "Runner", rerun: bool, log: list):
-    cands = [f"mul_{k}" + ("__" + "_".join(sorted(t, key=lambda x: {"m": 0}.get(x[0], 1))) if t else "") for t in PRODUCTS]
+    cands = [f"mul_{k}" + ("__" + "_".join(sorted(t, key=lambda x: {"m": 0}.get(x[0], 1))) if t else "")
+             for t in (PRODUCTS_WIDE if k >= KARATSUBA_FROM else PRODUCTS)]
     bad = generate(cands)
     runner.run([c for c in cands if c not in bad], rerun)
     log.append(f"mul_{k}: {len(cands)} product builds")
@@ -266,6 +296,12 @@ def transfer(family: str, k: int, k0: int, runner: Runner, rerun: bool, log: lis
         toks = d.split("__", 1)[1].split("_") if "__" in d else []
         toks = replace(toks, "trunc", truncation(family, k)) if any(t.startswith("t") for t in toks) else toks
         cands.append(name(family, k, toks))
+    if k >= KARATSUBA_FROM:
+        # Karatsuba (one level) on the best's full products: measured, not assumed (reports/dse.md).
+        toks = cands[1].split("__", 1)[1].split("_") if "__" in cands[1] else []
+        arch = next((t for t in toks if t.startswith("m")), None)
+        if arch and "k" not in arch[1:] and len(arch) > 2:
+            cands.append(name(family, k, [t for t in toks if t != arch] + [arch + "k1"]))
     cands = list(dict.fromkeys(cands))
     bad = generate(cands)
     runner.run([c for c in cands if c not in bad], rerun)
@@ -375,8 +411,11 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
         for which in ("default", "best"):
             vals = [eff(per[k][which], k) for k in ks]
             loss = vals[0] / vals[-1] if len(vals) > 1 else None
+            verdict = ""
+            if which == "best" and loss is not None:
+                verdict = " (goal at most 1.5x: " + ("met" if loss <= 1.5 else f"missed by {loss / 1.5:.2f}x") + ")"
             lines.append(f"| {TITLES[fam]} {'paper-faithful' if which == 'default' else 'best'} | " +
-                         " | ".join(f"{v:.5f}" for v in vals) + f" | {'n/a' if loss is None else f'{loss:.2f}x'} |")
+                         " | ".join(f"{v:.5f}" for v in vals) + f" | {'n/a' if loss is None else f'{loss:.2f}x'}{verdict} |")
     lines += ["", "## Every point", "", "| design | latency | area (um2) | critical path (ns) | 1/(P*A) | vs paper-faithful |", "|---|---|---|---|---|---|"]
     csv_rows = []
     for (family, k), pts in sorted(points.items(), key=lambda x: (x[0][1], FAMILIES.index(x[0][0]))):
@@ -391,11 +430,20 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
             csv_rows.append({"family": family, "k": k, **{x: m[x] for x in ("design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells")}})
     lines += target_section(points)
     lines += product_section(sorted({k for _, k in points}))
-    lines += ["", "## The sweep", "", "Coordinate descent, one lever at a time from the paper-faithful design (flow/dse.py):", ""]
-    lines += [f"- {l}" for l in log]
-    lines += ["", f"Run: {jobs}; {wall_s / 60:.1f} min wall time for the points not already up to date, on "
-              f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}). Tools: "
-              + ", ".join(f"{k} {v}" for k, v in tools.items()) + f". Date: {date}."]
+    history = merge_history(log, wall_s, jobs, date)
+    lines += ["", "## The sweep", "", "Coordinate descent, one lever at a time from the paper-faithful design; at 128 and 256 bits the",
+              "best few of k = 64 (flow/dse.py). The steps of the latest run of each family and width:", ""]
+    lines += [f"- {l}" for subject in sorted(history["log"], key=subject_order) for l in history["log"][subject]]
+    lines += ["", "## Run time", "",
+              "Synthesis + STA time of the points in this report, from each point's own record (metrics.json `wall_s`),",
+              f"and the wall time of a sweep from scratch at 2 jobs on {os.cpu_count()} cores ({platform.processor() or platform.machine()}),",
+              "estimated as half of it (the points run two at a time; elaboration adds about a minute per lever step):", "",
+              "| k | points | synthesis + STA (CPU min) | from scratch at -j 2 (min) |", "|---|---|---|---|"]
+    for k, (n, cpu_s) in sorted(point_times(points).items()):
+        lines.append(f"| {k} | {n} | {cpu_s / 60:.0f} | {cpu_s / 120:.0f} |")
+    lines += ["", "Runs that wrote this report:", ""]
+    lines += [f"- {r['date']}: {r['jobs']}, {r['wall_min']:.1f} min for the points not already up to date" for r in history["runs"][-8:]]
+    lines += ["", "Tools: " + ", ".join(f"{k} {v}" for k, v in tools.items()) + f". Date: {date}."]
     (REPORTS / "dse.md").write_text("\n".join(lines) + "\n")
     with open(REPORTS / "dse.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["family", "k", "design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells"])
@@ -403,6 +451,45 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
         w.writerows(csv_rows)
     plot(points)
     print(f"dse: wrote {REPORTS / 'dse.md'}, dse.csv, dse_<k>.png", flush=True)
+
+
+HISTORY = BUILD / "dse" / "history.json"
+
+
+def subject_order(subject: str):
+    base, _, k = subject.partition("_")
+    k = k.split("_")[0]
+    return (int(k) if k.isdigit() else 0, (FAMILIES + ("mul",)).index(base) if base in FAMILIES + ("mul",) else 9, subject)
+
+
+def merge_history(log: list, wall_s: float, jobs: str, date: str) -> dict:
+    """The sweep's steps, kept across runs: a run replaces the steps of the families and widths it
+    swept, and keeps the others' (a run at 128/256 does not erase the 32/64 sweep's account)."""
+    h = json.loads(HISTORY.read_text()) if HISTORY.exists() else {"log": {}, "runs": []}
+    fresh = {}
+    for line in log:
+        fresh.setdefault(line.split(":", 1)[0], []).append(line)
+    h["log"].update(fresh)
+    if log:
+        h["runs"].append({"date": date, "jobs": jobs, "wall_min": wall_s / 60})
+    HISTORY.parent.mkdir(parents=True, exist_ok=True)
+    tmp = HISTORY.with_suffix(".tmp")
+    tmp.write_text(json.dumps(h, indent=1))
+    tmp.replace(HISTORY)
+    return h
+
+
+def point_times(points: dict) -> dict:
+    """{k: (number of points, their synthesis + STA seconds)} over the families' points and the products."""
+    out = {}
+    names = [n for pts in points.values() for n, m in pts.items() if m]
+    names += [p.parent.parent.name for p in BUILD.glob("mul_*/harden/metrics.json") if metrics_of(p.parent.parent.name)]
+    for n in names:
+        k = int(n.split("__")[0].split("_")[1])
+        w = (result(n) or {}).get("wall_s") or 0
+        c, t = out.get(k, (0, 0.0))
+        out[k] = (c + 1, t + w)
+    return out
 
 
 def plot(points: dict):

@@ -246,6 +246,55 @@ def asic_ap(design):
     return m["design__instance__area"] * m["critical_path_ns"]
 
 
+# ---- modforge best (issue "Beyond the paper", lever 5): the paper-faithful designs, their `_fast`
+# configurations (best 1/(P*A) in SKY130, reports/dse.md) and one FPGA-minded variant each: Verilog
+# `*` (so the products go to DSP blocks) with a register after every product and subtraction the
+# family allows outside the products (the `mid*` registers need an explicit tree, which an FPGA
+# builds in LUTs). ----
+FPGA_PIPE_MASK = {"barrett": "p111100011", "shoup": "p111001", "gshoup": "p1111110001"}
+BEST_WIDTHS = (32, 64)
+
+
+def best_designs(idx):
+    """[(family, k, paper-faithful, _fast, FPGA-pipelined)] for the index's `_fast` designs at 32 and 64 bits."""
+    out = []
+    for fast in idx.get("best", []):
+        fam, k = fast.split("_")[0], int(fast.split("_")[1])
+        if k in BEST_WIDTHS and fam in FPGA_PIPE_MASK:
+            out.append((fam, k, f"{fam}_{k}", fast, f"{fam}_{k}__{FPGA_PIPE_MASK[fam]}"))
+    return sorted(out, key=lambda x: (x[1], list(FPGA_PIPE_MASK).index(x[0])))
+
+
+def latency_of(design):
+    p = BUILD / design / "rtl" / f"{design}.json"
+    return json.loads(p.read_text()).get("latency") if p.exists() else None
+
+
+def best_section(best):
+    if not best:
+        return []
+    L = ["", "## modforge best on FPGA", "",
+         "The paper-faithful designs beside their `_fast` configurations (best throughput per area in SKY130, reports/dse.md)",
+         "and a variant pipelined for the FPGA: Verilog `*`, so the products stay in DSP blocks, with a register after",
+         "every product and subtraction outside the products (`p` masks " +
+         ", ".join(f"{f} `{m}`" for f, m in FPGA_PIPE_MASK.items()) + "; README, \"Pipeline registers\").",
+         "The `_fast` products are explicit Booth/Dadda trees: on an FPGA they are LUTs, not DSPs.", "",
+         "| k | family | design | latency | xc7 LUT | xc7 FF | xc7 DSP48E1 | ECP5 LUT4 | ECP5 FF | MULT18X18D | ECP5 Fmax median (MHz) | vs paper-faithful |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for fam, k, base, fast, pipe in best:
+        eb = result(base, "ecp5") or {}
+        fb = eb.get("fmax_mhz_median")
+        for d, what in ((base, "paper-faithful"), (fast, "`_fast`"), (pipe, "FPGA-pipelined")):
+            x, e = result(d, "xc7") or {}, result(d, "ecp5") or {}
+            xr, u = x.get("resources", {}), e.get("utilization", {})
+            f = e.get("fmax_mhz_median")
+            rel = f"{f / fb:.2f}x" if f and fb and d != base else ""
+            L.append(f"| {k} | {fam} | `{d}` ({what}) | {fmt(latency_of(d))} | {fmt(xr.get('LUT'))} | {fmt(xr.get('FF'))} | "
+                     f"{fmt(xr.get('DSP'))} | {fmt(u.get('TRELLIS_COMB', {}).get('used'))} | {fmt(u.get('TRELLIS_FF', {}).get('used'))} | "
+                     f"{fmt(u.get('MULT18X18D', {}).get('used'))} | {fmt(f, '.1f')} | {rel} |")
+    return L
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("designs", nargs="*")
@@ -258,7 +307,13 @@ def main():
     if not index.exists():
         sys.exit("fpga-reports: error: build/designs.json is missing. Fix: make rtl-all")
     idx = json.loads(index.read_text())
-    designs = a.designs or idx["table"] + reduction_designs(idx) + idx.get("ntt_table", [])
+    best = best_designs(idx)
+    designs = a.designs or list(dict.fromkeys(idx["table"] + reduction_designs(idx) + idx.get("ntt_table", [])
+                                              + [d for b in best for d in b[3:]]))
+    if not a.collect_only:  # the FPGA-pipelined variants are not in `make rtl-all`'s index
+        from dse import generate
+        unbuilt = generate([d for b in best for d in b[3:] if d in designs])
+        designs = [d for d in designs if d not in unbuilt]
     failures = {} if a.collect_only else run_all(designs, a.ecp5_tiles, a.ecp5_reductions)
     rows = []
     for d in designs:
@@ -327,6 +382,7 @@ def main():
                 lines.append(f"| {lq} | {len(sel)} ({', '.join(sorted({p['algorithm'].split(' (')[0] for p in sel}))}) | "
                              f"{rng('lut')} | {rng('ff')} | {rng('dsp')} | {rng('freq_mhz')} |")
     lines += reduction_section([d for d in designs if reduction_manifest(d)])
+    lines += best_section([b for b in best if b[2] in designs or b[3] in designs])
     if failures:
         lines += ["", "## Failed runs", ""] + [f"- {d} {t}: {why}" for (d, t), why in failures.items()]
     (REPORTS / "fpga_table.md").write_text("\n".join(lines) + "\n")
