@@ -21,8 +21,8 @@
  * clock_gettime(CLOCK_MONOTONIC). With BUDGET_S > 0 a route stops early once its timed products
  * exceed BUDGET_S seconds and at least 3 ran.
  *
- * bench prints one JSON line: tool, library, version (FLINT_VERSION), gmp (gmp_version), n,
- * q_bits, warmup, fmpz_mod and nmod (null when q >= 2^64), each {reps, median_s, min_s, mean_s,
+ * bench prints one JSON line: tool, library, version (FLINT_VERSION), gmp (gmp_version), threads
+ * (flint_get_num_threads(), 1 by default), n, q_bits, warmup, fmpz_mod and nmod (null when q >= 2^64), each {reps, median_s, min_s, mean_s,
  * times_s, checksum}, best (the faster route) and that route's reps, median_s, min_s, mean_s,
  * times_s and checksum at the top level. checksum is the FNV-1a 64-bit hash of the decimal text
  * "c_0\nc_1\n...c_{n-1}\n" ("fnv1a64:<16 hex digits>"), the same as polymul_ntl's.
@@ -358,9 +358,9 @@ static void bench(const operands_t *op, long reps, double budget)
             disagree();
     }
     const timing_t *best = small && tn.median < tf.median ? &tn : &tf;
-    printf("{\"tool\": \"polymul_flint\", \"library\": \"FLINT\", \"version\": \"%s\", \"gmp\": \"%s\", "
+    printf("{\"tool\": \"polymul_flint\", \"library\": \"FLINT\", \"version\": \"%s\", \"gmp\": \"%s\", \"threads\": %d, "
            "\"n\": %ld, \"q_bits\": %ld, \"warmup\": 1, \"fmpz_mod\": {",
-           FLINT_VERSION, gmp_version, (long)op->n, (long)fmpz_bits(op->q));
+           FLINT_VERSION, gmp_version, flint_get_num_threads(), (long)op->n, (long)fmpz_bits(op->q));
     print_fields(&tf);
     printf("}, \"nmod\": ");
     if (small) {

@@ -23,14 +23,15 @@
  * then REPS timed products, each timed alone with std::chrono::steady_clock (monotonic). With
  * BUDGET_S > 0 it stops early once the timed products exceed BUDGET_S seconds and at least 3 ran.
  *
- * bench prints one JSON line: tool, library, version (NTL_VERSION), gmp (gmp_version), n,
- * q_bits, reps (timed products run), warmup, median_s, min_s, mean_s, times_s and checksum, the
+ * bench prints one JSON line: tool, library, version (NTL_VERSION), gmp (gmp_version), threads
+ * (NTL's AvailableThreads(), 1 by default), n, q_bits, reps (timed products run), warmup, median_s, min_s, mean_s, times_s and checksum, the
  * FNV-1a 64-bit hash of the decimal text "c_0\nc_1\n...c_{n-1}\n" ("fnv1a64:<16 hex digits>",
  * the same as polymul_flint's, so the two tools' products can be compared).
  *
  * Exit status: 0 on success, 2 on bad arguments or input.
  * Built by `make sw-tools` (g++ -O2 ... -lntl -lgmp -lpthread) into build/sw/polymul_ntl.
  */
+#include <NTL/BasicThreadPool.h>
 #include <NTL/ZZ_pX.h>
 #include <NTL/version.h>
 #include <gmp.h>
@@ -182,10 +183,10 @@ static void bench(const ZZ_pX& a, const ZZ_pX& b, long n, long reps, double budg
     std::sort(sorted.begin(), sorted.end());
     size_t m = sorted.size();
     double median = m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
-    std::printf("{\"tool\": \"polymul_ntl\", \"library\": \"NTL\", \"version\": \"%s\", \"gmp\": \"%s\", "
+    std::printf("{\"tool\": \"polymul_ntl\", \"library\": \"NTL\", \"version\": \"%s\", \"gmp\": \"%s\", \"threads\": %ld, "
                 "\"n\": %ld, \"q_bits\": %ld, \"reps\": %zu, \"warmup\": 1, "
                 "\"median_s\": %.9g, \"min_s\": %.9g, \"mean_s\": %.9g, \"times_s\": [",
-                NTL_VERSION, gmp_version, n, (long)NumBits(ZZ_p::modulus()), m, median, sorted[0], total / m);
+                NTL_VERSION, gmp_version, AvailableThreads(), n, (long)NumBits(ZZ_p::modulus()), m, median, sorted[0], total / m);
     for (size_t i = 0; i < m; i++)
         std::printf("%s%.9g", i ? ", " : "", times[i]);
     std::printf("], \"checksum\": \"%s\"}\n", fnv1a64(coeff_text(c, n)).c_str());
