@@ -5,9 +5,10 @@
  * polynomial multiplication function within the NTL software library" (their Section V; they
  * used NTL 11.3.2 and report the average time). This program times the same operation with the
  * NTL installed here (Debian libntl-dev), with NTL's default settings: ZZ_pX multiplication
- * `mul` (NTL picks its own algorithm by degree and modulus size: plain/Karatsuba below its
- * crossover, FFT above), then the reduction mod x^n + 1, c_i = p_i - p_{i+n}. No thread pool
- * is set up (NTL's default is one thread).
+ * `mul` (NTL picks its own algorithm by degree and modulus size: plain/Karatsuba at small
+ * degree, Schoenhage-Strassen SSMul only for moduli of about a hundred words or more, otherwise
+ * FFTMul, the multi-modular FFT, which is what every Table I set gets), then the reduction mod
+ * x^n + 1, c_i = p_i - p_{i+n}. No thread pool is set up (NTL's default is one thread).
  *
  * Usage:
  *   polymul_ntl mul FILE|-                         print c, one decimal coefficient per line
