@@ -23,6 +23,8 @@ help:
 	@echo "make peer               the peer multiplier vlsiffra through our synthesis and STA (VLSIFFRA_DIR=<clone>)"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "make record-test-times  time both suites into reports/test_times.md and the README"
+	@echo "make sw-baseline [SETS=1024_19,4096_62 REPS=7]  NTL and FLINT negacyclic products for the SSA paper's sets -> build/sw_baseline/"
+	@echo "make sw-tools           build/sw/polymul_ntl and build/sw/polymul_flint (the baseline's C/C++ programs)"
 	@echo "designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
 	@echo "reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
 	@echo "  k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (README)"
@@ -138,3 +140,28 @@ clean:
 .PHONY: peer
 peer: setup
 	.venv/bin/python flow/vlsiffra.py
+
+# The software baseline of the SSA polynomial multiplier (Millar et al., issue 10): the negacyclic
+# product in Z_q[x]/(x^n + 1) with NTL (ZZ_pX) and FLINT (fmpz_mod_poly, nmod_poly), -O2 and the
+# libraries' default settings (docs/sw_baseline.md). SETS=<n>_<logq>,... picks Table I sets (all by
+# default); REPS timed products per library and set (default 7; fewer when a set passes ~10 s).
+SW      := $(BUILD)/sw
+SW_CXX  ?= g++
+SW_CC   ?= gcc
+SETS    ?=
+REPS    ?= 7
+.PHONY: sw-tools sw-baseline
+sw-tools: $(SW)/polymul_ntl $(SW)/polymul_flint
+
+$(SW)/polymul_ntl: tools/polymul_ntl.cpp
+	@echo '#include <NTL/ZZ_pX.h>' | $(SW_CXX) -E -x c++ - >/dev/null 2>&1 || { echo "sw-tools: NTL's headers not found: run make setup (or apt-get install libntl-dev libgmp-dev)" >&2; exit 1; }
+	@mkdir -p $(SW)
+	$(SW_CXX) -O2 -Wall -o $@.tmp $< -lntl -lgmp -lpthread && mv $@.tmp $@
+
+$(SW)/polymul_flint: tools/polymul_flint.c
+	@echo '#include <flint/flint.h>' | $(SW_CC) -E -x c - >/dev/null 2>&1 || { echo "sw-tools: FLINT's headers not found: run make setup (or apt-get install libflint-dev libgmp-dev)" >&2; exit 1; }
+	@mkdir -p $(SW)
+	$(SW_CC) -O2 -Wall -o $@.tmp $< -lflint -lgmp -lmpfr && mv $@.tmp $@
+
+sw-baseline: setup sw-tools
+	.venv/bin/python flow/sw_baseline.py --reps $(REPS) $(if $(SETS),--sets $(SETS))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what modforge needs, only what is missing (a second run installs nothing):
 #   Debian packages: a JDK and Maven (Mill, SpinalHDL), Verilator (SpinalSim), Icarus (cocotb),
-#                    OpenSTA (static timing), python3-venv;
+#                    OpenSTA (static timing), python3-venv, NTL, FLINT and GMP (the software
+#                    baseline, make sw-baseline);
 #   .venv:           the pinned Python packages of requirements.txt (reinstalled when it changes),
 #                    pyosys (Yosys) among them;
 #   Mill:            fetched by ./mill from Maven Central on first use.
@@ -18,6 +19,10 @@ have sta       || need_apt+=(opensta)
 have make      || need_apt+=(make)
 have g++       || need_apt+=(g++)
 python3 -c "import venv, ensurepip" 2>/dev/null || need_apt+=(python3-venv)
+# the software baseline (make sw-baseline): NTL, FLINT and GMP headers and libraries
+[ -f /usr/include/NTL/ZZ_pX.h ] || need_apt+=(libntl-dev)
+[ -f /usr/include/flint/flint.h ] || need_apt+=(libflint-dev)
+[ -n "$(find /usr/include -maxdepth 2 -name gmp.h -print -quit 2>/dev/null)" ] || need_apt+=(libgmp-dev)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}"

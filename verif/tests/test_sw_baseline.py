@@ -1,0 +1,249 @@
+"""The software baseline of the SSA polynomial multiplier (issue 10): the paper's tables as parsed
+(modmul.millar_tables), the moduli chosen for its sets, the NTL and FLINT programs
+(tools/polymul_ntl.cpp, tools/polymul_flint.c) against a schoolbook negacyclic product, and the
+driver flow/sw_baseline.py (set names, agreement check, atomic result file).
+
+The paper's numbers are parsed from its text, never typed here. The only typed numbers are the
+ZCU102 part's totals from the Xilinx datasheet DS891 (an independent source for Table III) and
+the structure the notes describe (18 sets, 4 place-and-route rows: the 256-bit-security sets
+with n <= 8192). The program tests skip, saying why, when NTL or FLINT is not installed.
+"""
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy
+
+from modmul import millar_tables as mt
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "flow"))
+import sw_baseline as sb  # noqa: E402
+
+# Xilinx DS891 (Zynq UltraScale+ MPSoC overview), XCZU9EG: 912 BRAM36 = 1,824 BRAM18, 2,520 DSP
+# slices, 548,160 CLB flip-flops, 274,080 CLB LUTs.
+DS891_XCZU9EG = {"bram18": 1824, "dsp": 2520, "ff": 548160, "lut": 274080}
+
+
+# ---- (a) the parsed tables ----
+
+def test_table1():
+    rows = mt.paper_table1()
+    assert len(rows) == 18
+    assert sorted({r.n for r in rows}) == [1 << k for k in range(10, 16)]
+    assert min(r.logq for r in rows) == 19 and max(r.logq for r in rows) == 886
+    for r in rows:
+        assert r.size_bits == r.n * r.logq          # the Size column is n * log q
+    for n in {r.n for r in rows}:                   # per n: lambda 256, 192, 128 with growing log q
+        per_n = [r for r in rows if r.n == n]
+        assert [r.security for r in per_n] == [256, 192, 128]
+        assert per_n[0].logq < per_n[1].logq < per_n[2].logq
+
+
+def test_table2_has_every_set():
+    t1, t2 = mt.paper_table1(), mt.paper_table2()
+    assert [(r.n, r.logq) for r in t2] == [(r.n, r.logq) for r in t1]
+    for r in t2:
+        fpga_us = r.latency * 0.004                 # HLS estimate at the 4 ns clock
+        assert abs(fpga_us - r.fpga_us) <= 0.5
+        assert abs(r.ntl_us / fpga_us - r.speedup) <= 0.5
+
+
+def test_table4_rows_and_arithmetic():
+    t1, t2, t4 = mt.paper_table1(), mt.paper_table2(), mt.paper_table4()
+    assert [(r.n, r.logq) for r in t4] == [(r.n, r.logq) for r in t1 if r.security == 256 and r.n <= 8192]
+    by_set = {(r.n, r.logq): r for r in t2}
+    for r in t4:
+        assert (r.latency, r.ntl_us) == (by_set[r.n, r.logq].latency, by_set[r.n, r.logq].ntl_us)
+        # FPGA us = latency / fmax, both printed rounded: some fmax in [f - 0.5, f + 0.5) rounds to it
+        assert r.latency / (r.fmax_mhz + 0.5) < r.fpga_us + 0.5
+        assert r.latency / (r.fmax_mhz - 0.5) >= r.fpga_us - 0.5
+        assert abs(r.ntl_us * r.fmax_mhz / r.latency - r.speedup) <= 0.5
+        for res in ("bram18", "dsp", "ff", "lut"):
+            assert 0 < getattr(r, f"{res}_pct") < 100
+
+
+def test_device_and_part_erratum():
+    d = mt.paper_device()
+    assert d._asdict() == {"part": "XCZU9EG-FFVB1156-2-I-ES2", **DS891_XCZU9EG}
+    text = mt.paper_path().read_text(encoding="utf-8")
+    assert mt.TABLE4_PART_MISPRINT in text          # the caption as printed (notes 1.4) ...
+    assert mt.table4_part() == d.part               # ... corrected to Table III's part
+
+
+def test_resource_counts():
+    d = mt.paper_device()
+    for r in mt.paper_table4():
+        for res, (count, lo, hi) in mt.resource_counts(r, d).items():
+            pct, total = getattr(r, f"{res}_pct"), getattr(d, res)
+
+            def prints_as_pct(c):                   # pct - 0.5 <= 100 c / total < pct + 0.5
+                return (2 * pct - 1) * total <= 200 * c < (2 * pct + 1) * total
+            assert lo <= count <= hi
+            assert prints_as_pct(lo) and prints_as_pct(hi) and prints_as_pct(count)
+            assert not prints_as_pct(lo - 1) and not prints_as_pct(hi + 1)
+
+
+def test_missing_paper_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("MODFORGE_PAPERS", str(tmp_path))
+    with pytest.raises(mt.PaperTableError, match=mt.MILLAR):
+        mt.paper_table1()
+
+
+def test_missing_table_is_an_error(tmp_path):
+    text = mt.paper_path().read_text(encoding="utf-8")
+    broken = tmp_path / mt.MILLAR
+    broken.write_text(text.replace("TABLE IV\n", "TABLE 4\n"), encoding="utf-8")
+    with pytest.raises(mt.PaperTableError, match="TABLE IV"):
+        mt.paper_table4(broken)
+    broken.write_text(text.replace("1,024\t19\t7,390\t30", "1,024\t19\t7,390"), encoding="utf-8")
+    with pytest.raises(mt.PaperTableError, match="cells"):
+        mt.paper_table2(broken)
+
+
+# ---- (b) the moduli ----
+
+@pytest.mark.parametrize("s", mt.paper_sets(), ids=lambda s: s.name)
+def test_modulus(s):
+    assert s.name == f"polymul_{s.n}_{s.logq}"
+    assert s.q < 1 << s.logq and s.q.bit_length() == s.logq
+    assert s.q % (2 * s.n) == 1
+    assert sympy.isprime(s.q)
+    # the largest such prime: no prime = 1 mod 2n between q and 2^logq
+    assert not any(sympy.isprime(c) for c in range(s.q + 2 * s.n, 1 << s.logq, 2 * s.n))
+    assert pow(s.psi, s.n, s.q) == s.q - 1          # psi^n = -1: a primitive 2n-th root (n = 2^k)
+    if s.logq <= 64:                                # q - 1 factors quickly: the order itself
+        assert sympy.n_order(s.psi, s.q) == 2 * s.n
+
+
+# ---- (c) the programs against a schoolbook product ----
+
+def schoolbook(a, b, q):
+    """sum a_i b_j x^(i+j) with x^n = -1, reduced mod q."""
+    n = len(a)
+    c = [0] * n
+    for i in range(n):
+        for j in range(n):
+            if i + j < n:
+                c[i + j] += a[i] * b[j]
+            else:
+                c[i + j - n] -= a[i] * b[j]
+    return [x % q for x in c]
+
+
+def _have(header, lang):
+    cc = "g++" if lang == "c++" else "gcc"
+    if not shutil.which(cc):
+        return False
+    r = subprocess.run([cc, "-E", "-x", lang, "-"], input=f"#include <{header}>\n", capture_output=True, text=True)
+    return r.returncode == 0
+
+
+@pytest.fixture(scope="module")
+def tools():
+    missing = [lib for lib, header, lang in (("NTL (libntl-dev)", "NTL/ZZ_pX.h", "c++"),
+                                             ("FLINT (libflint-dev)", "flint/flint.h", "c"))
+               if not _have(header, lang)]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} not installed: run make setup")
+    return sb.build_tools()
+
+
+SETS = {s.name: s for s in mt.paper_sets()}
+MODULI = {
+    "q19": SETS["polymul_1024_19"].q,               # 19 bits, nmod and fmpz_mod
+    "q64": mt.modulus(1024, 64)[0],                 # 64 bits: the largest nmod modulus
+    "q80": SETS["polymul_4096_80"].q,               # > 64 bits: fmpz_mod only
+    "q616": SETS["polymul_32768_616"].q,            # > 500 bits
+}
+
+
+def _cases(n, q, rng):
+    yield "random", [rng.randrange(q) for _ in range(n)], [rng.randrange(q) for _ in range(n)]
+    yield "zeros", [0] * n, [0] * n
+    yield "zero-times-max", [0] * n, [q - 1] * n
+    yield "max", [q - 1] * n, [q - 1] * n
+    top = [0] * (n - 1) + [1]
+    yield "x^(n-1)^2", top, top                     # = x^(2n-2) = -x^(n-2)
+    yield "one", [1] + [0] * (n - 1), [rng.randrange(q) for _ in range(n)]
+
+
+@pytest.mark.parametrize("tool", ["ntl", "flint"])
+@pytest.mark.parametrize("qname", list(MODULI))
+@pytest.mark.parametrize("n", [1, 4, 8, 64])
+def test_tool_products(tools, tool, qname, n):
+    q = MODULI[qname]
+    rng = random.Random(f"{tool}:{qname}:{n}")
+    for case, a, b in _cases(n, q, rng):
+        assert sb.multiply(tool, n, q, a, b) == schoolbook(a, b, q), (case, n, qname)
+
+
+@pytest.mark.parametrize("qname", ["q19", "q80"])
+def test_tool_checksums(tools, tmp_path, qname):
+    """bench's checksum is the FNV-1a of the product the tool computes, the same in both tools."""
+    n, q = 64, MODULI[qname]
+    a, b = sb.operands(n, q, seed=7)
+    path = tmp_path / "ops.txt"
+    path.write_text(sb.operand_text(n, q, a, b))
+    want = sb.checksum(schoolbook(a, b, q))
+    for tool in ("ntl", "flint"):
+        j = sb.bench(tool, path, 3, 0)
+        assert j["checksum"] == want
+        assert j["n"] == n and j["q_bits"] == q.bit_length() and j["reps"] == 3 and len(j["times_s"]) == 3
+        assert j["min_s"] <= j["median_s"] and j["threads"] == 1
+    flint = sb.bench("flint", path, 3, 0)
+    assert (flint["nmod"] is None) == (q >= 1 << 64)
+    assert flint["fmpz_mod"]["checksum"] == want
+
+
+def test_tool_rejects_bad_input(tools):
+    for tool in ("ntl", "flint"):
+        with pytest.raises(sb.BaselineError, match="not below q"):
+            sb.multiply(tool, 2, 5, [1, 5], [0, 0])
+        with pytest.raises(sb.BaselineError, match="coefficients expected"):
+            sb._run(tool, ["mul", "-"], stdin="2 5 1 2 3")
+
+
+# ---- (d) the driver ----
+
+def test_select_sets():
+    assert [s.name for s in sb.select_sets("1024_19,polymul_4096_62")] == ["polymul_1024_19", "polymul_4096_62"]
+    assert len(sb.select_sets(None)) == 18
+    with pytest.raises(sb.BaselineError, match="unknown set '1024_20'.*1024_19"):
+        sb.select_sets("1024_20")
+
+
+def test_run_one_set(tools, tmp_path):
+    out = tmp_path / "results.json"
+    result = sb.run(sb.select_sets("1024_19"), reps=3, out=out, progress=None)
+    saved = json.loads(out.read_text())
+    assert saved == json.loads(json.dumps(result))
+    row = saved["sets"][0]
+    assert (row["n"], row["logq"], int(row["q"])) == (1024, 19, SETS["polymul_1024_19"].q)
+    assert row["ntl"]["checksum"] == row["flint"]["checksum"] == row["checksum"]
+    assert row["ntl_median_s"] > 0 and row["flint_median_s"] > 0
+    assert row["paper_ntl_us"] == mt.paper_table2()[0].ntl_us
+    env = saved["environment"]
+    assert env["ntl_version"] and env["flint_version"] and env["gmp_version"] and env["cpu_model"]
+
+
+def test_failed_run_keeps_earlier_results(tools, tmp_path, monkeypatch):
+    out = tmp_path / "results.json"
+    out.write_text('{"earlier": true}\n')
+    real = sb.bench
+
+    def flint_differs(tool, path, reps, budget):
+        j = real(tool, path, reps, budget)
+        if tool == "flint":
+            j["checksum"] = "fnv1a64:0000000000000000"
+        return j
+
+    monkeypatch.setattr(sb, "bench", flint_differs)
+    with pytest.raises(sb.BaselineError, match="NTL and FLINT products differ for polymul_1024_19"):
+        sb.run(sb.select_sets("1024_19"), reps=1, out=out, progress=None)
+    assert json.loads(out.read_text()) == {"earlier": True}
+    assert list(tmp_path.iterdir()) == [out]        # no operand files or partial results left
