@@ -55,8 +55,9 @@ class RamError(ValueError):
 
 
 class RamModel:
-    def __init__(self, d: int, words: int = DEFAULT_RAM_WORDS):
+    def __init__(self, d: int, words: int = DEFAULT_RAM_WORDS, write_buses: int = WRITE_BUSES):
         self.d, self.words, self.mask = d, words, (1 << d) - 1
+        self.write_buses = write_buses
         self.mem, self.written_at = {}, {}
         self.reads, self.writes = defaultdict(int), defaultdict(int)
 
@@ -89,8 +90,8 @@ class RamModel:
 
     def write(self, addr: int, word: int, cycle: int):
         self.writes[cycle] += 1
-        if self.writes[cycle] > WRITE_BUSES:
-            raise RamError(f"cycle {cycle}: more than {WRITE_BUSES} RAM write")
+        if self.writes[cycle] > self.write_buses:
+            raise RamError(f"cycle {cycle}: more than {self.write_buses} RAM write(s)")
         if not 0 <= addr < self.words:
             raise RamError(f"cycle {cycle}: write to word {addr} outside the RAM model of {self.words} words")
         assert 0 <= word <= self.mask
@@ -159,21 +160,23 @@ class SchoolbookMultiplier:
         ram.store(f"operand y ({by} blocks)", W * bx, y, W * by)
         return self.multiply_ram(ram, 0, bx, W * bx, by, W * (bx + by))
 
-    def multiply_ram(self, ram: RamModel, x_base: int, bx: int, y_base: int, by: int, z_base: int) -> Product:
-        """The controller proper: operands already in the RAM, product written from z_base."""
+    def multiply_ram(self, ram: RamModel, x_base: int, bx: int, y_base: int, by: int, z_base: int,
+                     start: int = 0) -> Product:
+        """The controller proper: operands already in the RAM, product written from z_base; the
+        run begins at clock `start` (Product.cycles is its duration)."""
         g, W, d = self.g, self.W, self.g.d
         ram.check_fits(f"the product ({bx + by} blocks)", z_base, W * (bx + by))
         mask = (1 << d) - 1
         L = pipeline_latency(g)
-        t0 = W + L
+        t0 = start + W + L
         cache_x, cache_y = {}, {}
         pending = None
         for i in range(bx):
             held, carry = None, 0
             for j in range(by):
                 n = i * by + j
-                xi = sum(ram.read(x_base + W * i + u, W * n + u) << (u * d) for u in range(W))
-                yj = sum(ram.read(y_base + W * j + u, W * n + u) << (u * d) for u in range(W))
+                xi = sum(ram.read(x_base + W * i + u, start + W * n + u) << (u * d) for u in range(W))
+                yj = sum(ram.read(y_base + W * j + u, start + W * n + u) << (u * d) for u in range(W))
                 words = self._block_words(xi, yj, cache_x, cache_y)
                 pos = z_base + W * (i + j)
                 for u in range(W):
@@ -197,6 +200,6 @@ class SchoolbookMultiplier:
         end = t0 + W * bx * by
         for u in range(W):
             ram.write(top + u, pending[u], end + u)
-        cycles = end + W
+        cycles = end + W - start
         assert cycles == model_cycles(g, bx, by)
-        return Product(ram.load(z_base, W * (bx + by)), cycles, t0, bx, by, z_base, W * (bx + by))
+        return Product(ram.load(z_base, W * (bx + by)), cycles, t0 - start, bx, by, z_base, W * (bx + by))
