@@ -18,8 +18,8 @@ alpha > gamma, Dhem), so x - sigma A0 is in [0, 2 A0) and phi + 1 bits of it suf
 asserts both.
 
 Refusals (BarrettParamError, naming the condition): d <= 2 (Eq. 10 assumes d > 2); A0 < 2;
-an A0 so short that Eq. (10)'s beta gives phi + beta < 0 (no word address for x[.. : phi+beta];
-A0 needs at least d + 3 bits); alpha <= gamma (Eq. 11's claim alpha > gamma fails: x too long
+an A0 so short that Eq. (10)'s beta gives phi + beta < 0 (no word address for x[.. : phi+beta]:
+phi mod d <= 2 and phi < d, i.e. a 1- or 2-bit A0); alpha <= gamma (Eq. 11's claim alpha > gamma fails: x too long
 for this A0); x outside [0, 2^(phi+gamma)).
 
 Cycles: pass 1 + pass 2 (schoolbook.model_cycles each) + ceil((phi+1)/d) subtractor words.
@@ -43,8 +43,8 @@ def beta_alpha(phi: int, d: int, gamma: int = None) -> tuple:
     beta = b0 if b0 < -2 else b0 - d
     if phi + beta < 0:
         raise BarrettParamError(f"Eq. (10) gives no usable beta for a {phi}-bit A0 with d = {d}: beta = {beta}, "
-                                f"phi + beta = {phi + beta} < 0, so x[phi+gamma-1 : phi+beta] has no start address; "
-                                f"A0 needs at least {d + 3} bits (or a narrower bus)")
+                                f"phi + beta = {phi + beta} < 0, so x[phi+gamma-1 : phi+beta] has no start address "
+                                f"(phi mod d <= 2 with phi < d); use an A0 of at least 3 bits")
     alpha = ((phi - beta) // d + 1) * d + beta
     if gamma is not None and alpha <= gamma:
         raise BarrettParamError(f"Eq. (11) gives alpha = {alpha} <= gamma = {gamma} for a {phi}-bit A0 (d = {d}): "

@@ -8,7 +8,7 @@ the widths below, and asserts every intermediate against its documented range.
                       sigma = ((x >> (m-4)) * P1) >> (m+8)  (m+4) x (m+5) -> 2m+9-bit product, top m+1 bits
                       y1    = (x - sigma*p) mod 2^(m+1)     only the low m+1 bits are built
                       y2    = y1 - p ;  y = y2 if y2 >= 0 else y1
-                    input [0, 2^(2m)); quotient error floor(x/p) - sigma in {0, 1}; output [0, p)
+                    input [0, 2^(2m)); m >= 4, p odd; quotient error floor(x/p) - sigma in {0, 1}; output [0, p)
 
   FermatReducer(m)  p = 2^(m-1) + 1 (Fig. 3(ii)): 2^(m-1) = -1, 2^(2m-2) = 1 (mod p):
                       y1 = x[m-2:0] + x[2m-1:2m-2] - x[2m-3:m-1]   in [-(2^(m-1)-1), 2^(m-1)+2]
@@ -42,6 +42,8 @@ class DhemBarrett:
     def __init__(self, p: int):
         self.p = p
         self.m = m = p.bit_length()
+        if m < 4 or p % 2 == 0:
+            raise ValueError(f"Dhem Barrett with beta = -4 needs an odd p of at least 4 bits (x >> (m-4)); p = {p}")
         self.ALPHA = m + 4
         self.P1 = (1 << (m + self.ALPHA)) // p           # floor(2^(2m+4) / p)
         self.P1_BITS = m + 5
