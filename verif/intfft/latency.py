@@ -103,3 +103,17 @@ def format_table6(cells: list) -> str:
         lines.append(f"{c.row:32} {c.group:7} {c.printed.text:>11} {c.model_s:12.6g} {c.rel:+8.2%}  "
                      f"{'yes' if c.match else 'no'}")
     return "\n".join(lines)
+
+
+def summary(cells: list) -> dict:
+    return {"cells": len(cells), "match_printed": sum(c.match for c in cells),
+            "within_1pct": sum(abs(c.rel) < 0.01 for c in cells),
+            "within_0.5pct": sum(abs(c.rel) < 0.005 for c in cells)}
+
+
+if __name__ == "__main__":      # python -m intfft.latency (from verif/)
+    for gb, title in ((None, "Table 3's b for every group"), (8, "general modulus recomputed with b = 8, d = 32")):
+        cells = table6(general_b=gb)
+        print(f"Table 6 from Eq. (12), {title}: {summary(cells)}")
+        print(format_table6(cells))
+        print()

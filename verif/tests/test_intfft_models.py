@@ -27,6 +27,7 @@ import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from intfft import fpga
 from intfft import paper_tables as pt
 from intfft import params as P
 from intfft.barrett import BarrettParamError, SuperBarrett, beta_alpha
@@ -76,8 +77,11 @@ def test_tables_4_5_capacity():
     t4, t5 = pt.paper_table4(), pt.paper_table5()
     assert t4.totals == t5.totals == DS180_XC7VX980T
     assert len(t4.rows) == 4 and len(t5.rows) == 8
-    fits = [r.p for r in t4.rows if all(getattr(r, k) <= t4.totals[k] for k in ("dsp", "registers", "luts"))]
-    assert fits == [P.P_F32]                       # only the 2^32+1 multiplier fits the device
+    u4 = fpga.utilisation(t4)
+    assert [u.p for u in u4 if u.fits] == [P.P_F32]   # only the 2^32+1 multiplier fits the device
+    assert [u.p for u in fpga.utilisation(t5) if u.fits] == [P.P_F32, P.P_F32]
+    sol = next(u for u in u4 if u.p == P.P_S64)
+    assert round(sol.fraction["registers"], 2) == 0.92 and sol.fraction["dsp"] > 5
     # the Solinas DSP count: 1,536 64x64 multipliers x 12 DSP48E1 + 64 (notes, section 2.3)
     assert next(r.dsp for r in t4.rows if r.p == P.P_S64) == 1536 * 12 + 64
 
