@@ -147,9 +147,10 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
     case NttOp.Load             => n + 1
     case NttOp.Unload           => n + 1 + unloadReadLatency
   }
-  /** Extra cycles of UNLOAD for the read latency: SRAM data comes the cycle after its address, so
-    * the first beat is one cycle later (then one a cycle, a skid register absorbing backpressure). */
-  def unloadReadLatency: Int = if (sram) 1 else 0
+  /** Extra cycles of UNLOAD on SRAM: the data comes the cycle after its address and is registered
+    * before it leaves the tile ([[modforge.mem.ReadAhead]]), so the first beat is two cycles later;
+    * then one a cycle. */
+  def unloadReadLatency: Int = if (sram) 2 else 0
   /** Cycles in which the units take operands: (N/2) log2(N) / P for NTT and INTT, N/P per PWMUL
     * pass, none for LOAD and UNLOAD (the streams). */
   def butterflyCycles(op: NttOp): Int = op match {

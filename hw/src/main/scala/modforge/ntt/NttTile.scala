@@ -188,8 +188,8 @@ class NttTile(val cfg: NttConfig) extends Component {
   // conditions after their line, and the flip-flop tiles' Verilog stays byte-identical.)
   if (!sram) unload_data := readData(0)
   else {
-    // UNLOAD on SRAM: operand 0's port reads ahead of the stream (ReadAhead: first beat one cycle
-    // after the command starts, then one a cycle; a skid register holds a beat under backpressure).
+    // UNLOAD on SRAM: operand 0's port reads ahead of the stream (ReadAhead: the words leave from
+    // registers, the first two cycles after the command starts, then one a cycle).
     unloader.io.restart := state === NttState.idle
     unloader.io.run := state === NttState.unload
     unloader.io.rdData := readData(0)
