@@ -1,4 +1,4 @@
-"""cocotb bench for the NTT tiles (``ntt_<N>_<k>_p<P>_<arrangement>[_ram]``).
+"""cocotb bench for the NTT tiles (``ntt_<N>_<k>_p<P>_<arrangement>[_ram][_sram]``).
 
 The tile is described by its manifest (``MODFORGE_MANIFEST``: N, k, P, q, psi, latency, the
 cycle counts it promises, command codes). Every result is checked against :mod:`modmul.ntt`,
@@ -40,17 +40,21 @@ def stage_lag(b, p):
     return (1 << (b - bank_bits)) + 1 if b > bank_bits else (1 if b == bank_bits else 0)
 
 
-def expected_cycles(op, n, p, arrangement):
+def expected_cycles(op, n, p, arrangement, storage="flops"):
     """README, "NTT tile", cycle counts: butterfly latency L = multiplier + 2 registers; each stage
     issues T = N/(2P) cycles (a PWMUL pass N/P), the next stage starts max(0, lag + L + 2 - T) cycles
-    after (a second PWMUL pass max(0, L + 2 - N/P)), and the last results take L + 1 more, done one."""
+    after (a second PWMUL pass max(0, L + 2 - N/P)), and the last results take L + 1 more, done one.
+    SRAM storage (docs/sram_tile.md): the synchronous read takes the place of the operand register,
+    so only UNLOAD changes: its words are read one cycle ahead and leave the tile from a register,
+    N + 3."""
     lat = MUL_LATENCY[arrangement] + 2
     log_n = n.bit_length() - 1
     t = n // (2 * p)
     transform = log_n * t + sum(max(0, stage_lag(b, p) + lat + 2 - t) for b in range(1, log_n)) + lat + 2
     passes = PW_PASSES[arrangement]
     pwmul = passes * (n // p) + (passes - 1) * max(0, lat + 2 - n // p) + lat + 2
-    return {NTT: transform, INTT: transform, PWMUL: pwmul, LOAD: n + 1, UNLOAD: n + 1}[op]
+    unload = n + 1 + (2 if storage == "sram" else 0)
+    return {NTT: transform, INTT: transform, PWMUL: pwmul, LOAD: n + 1, UNLOAD: unload}[op]
 
 
 class NttBench:
@@ -66,6 +70,7 @@ class NttBench:
         self.n, self.k, self.p = manifest["n"], manifest["k"], manifest["p"]
         self.q, self.psi = int(manifest["q"]), int(manifest["psi"])
         self.arrangement = manifest["arrangement"]
+        self.storage = manifest.get("storage", "flops")
         self.rng = random.Random(seed)
         self.cycle = 0
 
@@ -108,7 +113,7 @@ class NttBench:
         idle cycles. `stall` is the probability of a stalled beat on either stream. Returns one dict
         per command: op, slot, cycles (fire to done), stalls, data (UNLOAD)."""
         d, rng = self.dut, self.rng
-        max_cycles = max_cycles or 50 * sum(expected_cycles(op, self.n, self.p, self.arrangement)
+        max_cycles = max_cycles or 50 * sum(expected_cycles(op, self.n, self.p, self.arrangement, self.storage)
                                             for op, _, _ in program) + 1000
         results, queue, cur = [], list(program), None
         start = self.cycle
@@ -169,7 +174,7 @@ class NttBench:
 
     def check_cycles(self, results):
         for r in results:
-            want = expected_cycles(r["op"], self.n, self.p, self.arrangement) + r["stalls"]
+            want = expected_cycles(r["op"], self.n, self.p, self.arrangement, self.storage) + r["stalls"]
             assert r["cycles"] == want, (f"{self.name}: {NAMES[r['op']]} took {r['cycles']} cycles, the README "
                                          f"formula gives {want} ({r['stalls']} stalls)")
             assert self.m["cycles"][NAMES[r["op"]]] + r["stalls"] == r["cycles"], f"{self.name}: manifest cycles differ"

@@ -39,9 +39,9 @@ def manifest_path(design: str) -> Path:
 
 
 def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=None, build_args=(),
-              test_module: str = "modmul_bench", manifest: Path = None):
+              test_module: str = "modmul_bench", manifest: Path = None, log_file: Path = None):
     """Compile `sources` with top `design` into <manifest's design folder>/sim_<kind> and run the
-    bench `test_module` (modmul_bench or ntt_bench) on it."""
+    bench `test_module` (modmul_bench or ntt_bench) on it; `log_file`: the simulator's output there."""
     manifest = manifest or manifest_path(design)
     build_dir = manifest.parent.parent / f"sim_{kind}"
     runner = get_runner("icarus")
@@ -50,7 +50,7 @@ def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=N
     env = {"MODFORGE_MANIFEST": str(manifest)}
     env.update(extra_env or {})
     return runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
-                       test_dir=build_dir, extra_env=env)
+                       test_dir=build_dir, extra_env=env, log_file=log_file)
 
 
 def netlist_path(design: str) -> Path:

@@ -116,6 +116,8 @@ object Generate {
   "p": ${c.p},
   "arrangement": "${c.mul.name}",
   "twiddles": "${c.twiddles.name}",
+  "storage": "${c.storage.name}",
+  "sram": ${sramJson(c)},
   "q": "${c.q}",
   "psi": "${c.psi}",
   "twiddle_rom_sha256": ${if (c.twiddles == TwiddleStore.Rom) "\"" + c.twiddleSha256 + "\"" else "null"},
@@ -131,6 +133,26 @@ ${portsJson(top)}
   ]
 }""")
     w.close()
+  }
+
+  /** An `_sram` tile's macros (null for flip-flop storage): per bank role the macro, the grid of one
+    * bank (columns x rows = count) and the banks; totals; areas from the macros' Liberty `area`
+    * ([[mem.SkyMacro]]), macros only (no logic). */
+  private def um2(a: Double): String = f"$a%.3f"
+  def sramJson(c: NttConfig): String = if (c.sramBanks.isEmpty) "null" else {
+    val groups = c.sramBanks.map { g =>
+      s"""      {"role": "${g.role}", "banks": ${g.banks}, "width": ${g.grid.width}, "depth": ${g.grid.depth}, "macro": "${g.grid.sky.name}", """ +
+        s""""columns": ${g.grid.columns}, "rows": ${g.grid.rows}, "macros_per_bank": ${g.grid.count}, "macros": ${g.macros}, "area_um2": ${um2(g.areaUm2)}}"""
+    }
+    val models = c.sramBanks.map(_.grid.sky.name).distinct.map("\"" + _ + "\"").mkString(", ")
+    s"""{
+    "macro_models": [$models],
+    "banks": [
+${groups.mkString(",\n")}
+    ],
+    "macro_count": ${c.sramBanks.map(_.macros).sum},
+    "macro_area_um2": ${um2(c.sramBanks.map(_.areaUm2).sum)}
+  }"""
   }
 
   /** `<out>/designs.json`: the registry as the Python side and the Makefile read it. */

@@ -92,11 +92,21 @@ object TwiddleStore {
   * and to its smallest primitive 2N-th root of unity.
   */
 case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: TwiddleStore = TwiddleStore.Rom,
-                     qOpt: Option[BigInt] = None, psiOpt: Option[BigInt] = None) {
+                     qOpt: Option[BigInt] = None, psiOpt: Option[BigInt] = None, storage: Storage = Storage.Flops) {
   import NttConfig._
-  check(n >= minN && n <= maxN && (n & (n - 1)) == 0, s"N = $n must be a power of two in $minN..$maxN")
-  check(Seq(1, 2, 4).contains(p), s"P = $p butterfly units is not supported: P must be 1, 2 or 4")
+  private val sram = storage == Storage.Sram
+  private val topN = if (sram) maxNSram else maxN
+  check(n >= minN && n <= topN && (n & (n - 1)) == 0, s"N = $n must be a power of two in $minN..$topN" +
+    (if (!sram && n > maxN && n <= maxNSram && (n & (n - 1)) == 0) s" (up to $maxNSram with SRAM storage: the _sram tile)" else ""))
+  if (sram) check(Seq(1, 2, 4, 8, 16, 32).contains(p), s"P = $p butterfly units is not supported: P must be a power of two from 1 to 32")
+  else check(Seq(1, 2, 4).contains(p), s"P = $p butterfly units is not supported: P must be 1, 2 or 4" +
+    (if (Seq(8, 16, 32).contains(p)) " (up to 32 with SRAM storage: the _sram tile)" else ""))
   check(n >= 4 * p, s"N = $n is too small for P = $p units: N must be at least 4P = ${4 * p}")
+  // A ROM tile's twiddles are constant logic (2N words of k bits, P read muxes): beyond the flip-flop
+  // tiles' largest N that logic is the tile's biggest part, so large SRAM tiles take the twiddles in SRAM.
+  check(!(sram && twiddles == TwiddleStore.Rom && n > maxN), s"N = $n with ROM twiddles and SRAM storage: the ROM is " +
+    s"constant logic and limited to N <= $maxN; use the RAM-twiddle tile (ntt_${n}_${k}_p${p}_${mul.name}_ram_sram), " +
+    "whose twiddles the host writes into SRAM")
   check(k >= Designs.minK && k <= Designs.maxK, s"k = $k is out of range ${Designs.minK}..${Designs.maxK}")
 
   val logN: Int = Integer.numberOfTrailingZeros(n)
@@ -110,7 +120,8 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   check(psi > 0 && psi < q && psi.modPow(n, q) == q - 1,
     s"psi = $psi is not a primitive 2N-th root of unity mod q = $q (psi^N must be q-1 = -1 mod q)")
 
-  def name: String = s"ntt_${n}_${k}_p${p}_${mul.name}" + (if (twiddles == TwiddleStore.Ram) "_ram" else "")
+  def name: String = s"ntt_${n}_${k}_p${p}_${mul.name}" + (if (twiddles == TwiddleStore.Ram) "_ram" else "") +
+    (if (sram) "_sram" else "")
 
   /** Cycles of one butterfly unit: operand register, multiplier, result register. */
   def butterflyLatency: Int = mul.mulLatency + 2
@@ -133,8 +144,13 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   def cycles(op: NttOp): Int = op match {
     case NttOp.Ntt | NttOp.Intt => schedule.transformCycles(butterflyLatency)
     case NttOp.PwMul            => schedule.pwMulCycles(butterflyLatency, mul.pwPasses)
-    case NttOp.Load | NttOp.Unload => n + 1
+    case NttOp.Load             => n + 1
+    case NttOp.Unload           => n + 1 + unloadReadLatency
   }
+  /** Extra cycles of UNLOAD on SRAM: the data comes the cycle after its address and is registered
+    * before it leaves the tile ([[modforge.mem.ReadAhead]]), so the first beat is two cycles later;
+    * then one a cycle. */
+  def unloadReadLatency: Int = if (sram) 2 else 0
   /** Cycles in which the units take operands: (N/2) log2(N) / P for NTT and INTT, N/P per PWMUL
     * pass, none for LOAD and UNLOAD (the streams). */
   def butterflyCycles(op: NttOp): Int = op match {
@@ -144,6 +160,19 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   }
   /** Butterfly utilization of a command: [[butterflyCycles]] / [[cycles]] (0 for LOAD, UNLOAD). */
   def utilization(op: NttOp): Double = butterflyCycles(op).toDouble / cycles(op)
+
+  /** The SRAM banks of an `_sram` tile and their macro grids (empty for flip-flop storage):
+    * the coefficients (2 slots x 2P banks of N/(2P) words of k bits) and, for RAM twiddles, one
+    * copy of the 2N-word twiddle table (forward and inverse) per unit, and of its companions where
+    * the arrangement has them: P reads a cycle from one-read-port macros. */
+  def sramBanks: Seq[SramBankGroup] = if (!sram) Nil else {
+    val coeff = SramBankGroup("coefficients", 2 * 2 * p, modforge.mem.SramGrid(k, bankDepth))
+    val tw = if (twiddles == TwiddleStore.Ram) {
+      val g = modforge.mem.SramGrid(k, 2 * n)
+      SramBankGroup("twiddles", p, g) +: (if (mul.hasCompanion) Seq(SramBankGroup("twiddle_companions", p, g)) else Nil)
+    } else Nil
+    coeff +: tw
+  }
 
   /** log2 of the number of coefficient banks per polynomial slot (2P banks). */
   def bankBits: Int = Integer.numberOfTrailingZeros(2 * p)
@@ -179,9 +208,17 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   }
 }
 
+/** `banks` SRAM banks of one role in an `_sram` tile, each a [[modforge.mem.SramGrid]] of macros. */
+case class SramBankGroup(role: String, banks: Int, grid: modforge.mem.SramGrid) {
+  def macros: Int = banks * grid.count
+  def areaUm2: Double = banks * grid.areaUm2
+}
+
 object NttConfig {
   val minN = 4
   val maxN = 4096
+  /** The largest N of SRAM tiles (storage = sram). */
+  val maxNSram = 32768
 
   def check(ok: Boolean, what: => String): Unit = if (!ok) throw new PreconditionError(s"NTT tile: $what")
 

@@ -2,8 +2,9 @@ package modforge.ntt
 
 import modforge.PreconditionError
 
-/** NTT tiles in the design registry: `ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram]`
-  * (the last three: the reduction arrangements, [[ReductionArrangement]]).
+/** NTT tiles in the design registry: `ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram]`
+  * (the last three: the reduction arrangements, [[ReductionArrangement]]; `_sram`: coefficients and RAM
+  * twiddles in SKY130 SRAM macros, [[Storage]], docs/sram_tile.md).
   * Without `_ram` the twiddles are a ROM for the default q and psi ([[NttConfig]]); the generator's
   * `--ntt-q` and `--ntt-psi` pick others.
   */
@@ -27,22 +28,23 @@ object NttDesigns {
   } yield s"ntt_256_64_p2_${arr}__${toks.mkString("_")}"
 
   def help: String =
-    s"valid NTT tiles: ntt_<N>_<k>_p<P>_<arrangement>[_ram], N a power of two in ${NttConfig.minN}..${NttConfig.maxN}, " +
-      s"P in {1, 2, 4}, arrangement in {${MulArrangement.all.map(_.name).mkString(", ")}} (mont: any odd q < 2^k; " +
+    s"valid NTT tiles: ntt_<N>_<k>_p<P>_<arrangement>[_ram][_sram], N a power of two in ${NttConfig.minN}..${NttConfig.maxN}, " +
+      s"P in {1, 2, 4} (_sram: N up to ${NttConfig.maxNSram}, P a power of two up to 32, ROM twiddles up to N = ${NttConfig.maxN}; N >= 4P), arrangement in {${MulArrangement.all.map(_.name).mkString(", ")}} (mont: any odd q < 2^k; " +
       s"wlmm, k2red: Proth q = q_h 2^(k-h) + 1 with h = min(17, k/2) and min(26, k/2)); the table tiles are ${table.mkString(" ")}"
 
   def isNtt(name: String): Boolean = name.startsWith("ntt_")
 
   def parse(name: String, q: Option[BigInt] = None, psi: Option[BigInt] = None): Either[String, NttConfig] = {
-    val Pattern = """ntt_(\d+)_(\d+)_p(\d+)_([a-z0-9]+?)(_ram)?""".r
+    val Pattern = """ntt_(\d+)_(\d+)_p(\d+)_([a-z0-9]+?)(_ram)?(_sram)?""".r
     name match {
-      case Pattern(nStr, kStr, pStr, mulStr, ram) =>
+      case Pattern(nStr, kStr, pStr, mulStr, ram, sram) =>
         MulArrangement.all.find(_.name == mulStr) match {
           case None => Left(s"unknown multiplier arrangement '$mulStr' in '$name'; $help")
           case Some(mul) =>
             if (nStr.length > 6 || kStr.length > 6 || pStr.length > 3) Left(s"'$name': a number is out of range; $help")
             else try Right(NttConfig(nStr.toInt, kStr.toInt, pStr.toInt, mul,
-              if (ram != null) TwiddleStore.Ram else TwiddleStore.Rom, q, psi))
+              if (ram != null) TwiddleStore.Ram else TwiddleStore.Rom, q, psi,
+              if (sram != null) Storage.Sram else Storage.Flops))
             catch { case e: PreconditionError => Left(s"'$name': ${e.getMessage}; $help") }
         }
       case _ => Left(s"unknown NTT tile '$name'; $help")

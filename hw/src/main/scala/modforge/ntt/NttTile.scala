@@ -1,6 +1,6 @@
 package modforge.ntt
 
-import spinal.core._
+import spinal.core._; import modforge.mem.{ReadAhead, SramBank} // SRAM storage (cfg.storage)
 import spinal.lib.Delay
 
 /** The tile's controller states. */
@@ -37,7 +37,7 @@ class NttTile(val cfg: NttConfig) extends Component {
   val banks = 2 * p
   val depth = cfg.bankDepth
   val addrBits = log2Up(depth)
-  val ram = cfg.twiddles == TwiddleStore.Ram
+  val ram = cfg.twiddles == TwiddleStore.Ram; val sram = cfg.storage == Storage.Sram // _sram: banks of SRAM macros
 
   val cmd_valid = in Bool ()
   val cmd_ready = out Bool ()
@@ -94,7 +94,7 @@ class NttTile(val cfg: NttConfig) extends Component {
   cmd_ready := state === NttState.idle
   busy := state =/= NttState.idle
   load_ready := state === NttState.load
-  unload_valid := state === NttState.unload
+  if (!sram) unload_valid := state === NttState.unload // SRAM: the ReadAhead stream's valid (below)
   done := RegNext(finish) init (False)
   bad_cmd := RegNext(bad) init (False)
 
@@ -105,7 +105,7 @@ class NttTile(val cfg: NttConfig) extends Component {
   val noGap = Mux(isIntt, perStage(b => U(if (sched.gapAfter(b, inverse = true, latency) == 0) 1 else 0, 1 bits)),
     perStage(b => U(if (sched.gapAfter(b, inverse = false, latency) == 0) 1 else 0, 1 bits))) === 1
   val passGap = sched.passGap(latency)
-
+  val unloader = sram generate new ReadAhead(k, n); val unloadStep = if (sram) unload_valid && unload_ready else unload_ready // a beat moves
   val issuing = state === NttState.issue
   switch(state) {
     is(NttState.idle) {
@@ -122,7 +122,7 @@ class NttTile(val cfg: NttConfig) extends Component {
       }
     }
     is(NttState.load) { when(load_valid) { cnt := cnt + 1; when(cnt === n - 1) { finish := True; state := NttState.idle } } }
-    is(NttState.unload) { when(unload_ready) { cnt := cnt + 1; when(cnt === n - 1) { finish := True; state := NttState.idle } } }
+    is(NttState.unload) { when(unloadStep) { cnt := cnt + 1; when(cnt === n - 1) { finish := True; state := NttState.idle } } }
     is(NttState.issue) {
       cnt := cnt + 1
       when(cnt === Mux(isPw, U(sched.cyclesPerPwMul - 1, logN bits), U(sched.cyclesPerStage - 1, logN bits))) {
@@ -170,10 +170,10 @@ class NttTile(val cfg: NttConfig) extends Component {
     writes(2 * u) := True
     writes(2 * u + 1) := !isPw
   }
-  when(state === NttState.load || state === NttState.unload) { idx(0) := cnt; active(0) := True }
+  if (!sram) when(state === NttState.load || state === NttState.unload) { idx(0) := cnt; active(0) := True } else when(state === NttState.unload) { idx(0) := unloader.io.rdIdx; active(0) := unloader.io.rdEn }
 
   // ---- Coefficient storage: 2 slots x 2P banks of N/(2P) words (flip-flops in our flow) ----
-  val mem = Seq.tabulate(2, banks)((_, _) => Mem(UInt(k bits), depth))
+  val mem = !sram generate Seq.tabulate(2, banks)((_, _) => Mem(UInt(k bits), depth)); val sramBanks = sram generate Seq.tabulate(2, banks)((s, b) => new SramBank(k, depth).setName(s"bank_s${s}_b$b"))
   def hit(o: Int, s: Int, b: Int, i: Vec[UInt], st: Vec[UInt], on: Vec[Bool]): Bool =
     on(o) && st(o) === s && bankOf(i(o)) === b
   val readData = Vec(UInt(k bits), 2 * p)
@@ -181,15 +181,55 @@ class NttTile(val cfg: NttConfig) extends Component {
   for (s <- 0 until 2; b <- 0 until banks) {
     val hits = (0 until 2 * p).map(o => hit(o, s, b, idx, sto, active))
     val addr = (0 until 2 * p).map(o => Mux(hits(o), addrOf(idx(o)), U(0, addrBits bits))).reduce(_ | _)
-    val data = mem(s)(b).readAsync(addr, readUnderWrite = writeFirst)
-    for (o <- 0 until 2 * p) when(hits(o)) { readData(o) := data }
+    val data = if (!sram) mem(s)(b).readAsync(addr, readUnderWrite = writeFirst) else sramRead(s, b, hits, addr)
+    for (o <- 0 until 2 * p) when(if (!sram) hits(o) else sramHit(o, s, b)) { readData(o) := data }
   }
-  unload_data := readData(0)
+  // (Up to here every line keeps its number from before the SRAM option: SpinalHDL names `when`
+  // conditions after their line, and the flip-flop tiles' Verilog stays byte-identical.)
+  if (!sram) unload_data := readData(0)
+  else {
+    // UNLOAD on SRAM: operand 0's port reads ahead of the stream (ReadAhead: the words leave from
+    // registers, the first two cycles after the command starts, then one a cycle).
+    unloader.io.restart := state === NttState.idle
+    unloader.io.run := state === NttState.unload
+    unloader.io.rdData := readData(0)
+    unloader.io.outReady := unload_ready
+    unload_valid := unloader.io.outValid
+    unload_data := unloader.io.outData
+  }
+
+  // ---- SRAM reads: the data comes in the cycle after the address (the macro registers its inputs) ----
+  // So readData(o) is operand o's word one cycle after its issue: the bank's output steered by the
+  // operand's slot and bank, registered at the issue.
+  lazy val rdBank = Vec(idx.map(i => RegNext(bankOf(i))))
+  lazy val rdSlot = Vec(sto.map(st => RegNext(st)))
+  lazy val rdOn = Vec(active.map(a => RegNext(a) init (False)))
+  def sramHit(o: Int, s: Int, b: Int): Bool = rdOn(o) && rdSlot(o) === s && rdBank(o) === b
+  def sramRead(s: Int, b: Int, hits: Seq[Bool], addr: UInt): UInt = {
+    val bank = sramBanks(s)(b).io
+    bank.rdEn := hits.reduce(_ || _)
+    bank.rdAddr := addr
+    bank.rdData
+  }
 
   // ---- Twiddles: P reads a cycle, from the forward or the inverse table ----
   val twW = Vec(UInt(k bits), p)
   val twR = Vec(UInt(k bits), p)
-  if (ram) {
+  if (ram && sram) {
+    // One copy of each table per unit (P reads a cycle, one read port per macro); the host's writes
+    // go to every copy. The data comes the cycle after the address, as the coefficients'. The host
+    // writes only between commands, so no read meets a write of its address.
+    val wAddr = (tw_inverse ## tw_index).asUInt
+    def table(name: String, data: UInt): Seq[UInt] = for (u <- 0 until p) yield {
+      val t = new SramBank(k, 2 * n).setName(s"${name}_u$u").io
+      t.wrEn := tw_valid; t.wrAddr := wAddr; t.wrData := data
+      t.rdEn := issuing; t.rdAddr := (isIntt ## twIdx(u)).asUInt
+      t.rdData
+    }
+    val tabW = table("twiddle", tw_w)
+    val tabR = if (cfg.mul.hasCompanion) table("companion", tw_r) else Seq.fill(p)(U(0, k bits))
+    for (u <- 0 until p) { twW(u) := tabW(u); twR(u) := tabR(u) }
+  } else if (ram) {
     val memW, memR = Mem(UInt(k bits), 2 * n)
     val wAddr = (tw_inverse ## tw_index).asUInt
     memW.write(wAddr, tw_w, tw_valid)
@@ -216,10 +256,19 @@ class NttTile(val cfg: NttConfig) extends Component {
     val bf = new Butterfly(k, cfg.mul)
     bf.io.inValid := valid0
     bf.io.op := op0
-    bf.io.x := RegNext(readData(2 * u))
-    bf.io.y := RegNext(readData(2 * u + 1))
-    bf.io.w := RegNext(if (twoPass) Mux(pass2, mod.red_c, twW(u)) else twW(u))
-    bf.io.wr := RegNext(twR(u))
+    if (!sram) {
+      bf.io.x := RegNext(readData(2 * u))
+      bf.io.y := RegNext(readData(2 * u + 1))
+      bf.io.w := RegNext(if (twoPass) Mux(pass2, mod.red_c, twW(u)) else twW(u))
+      bf.io.wr := RegNext(twR(u))
+    } else {
+      // The SRAM read is register 0 of the operands and RAM twiddles; ROM twiddles keep theirs.
+      val w = if (ram) twW(u) else RegNext(twW(u))
+      bf.io.x := readData(2 * u)
+      bf.io.y := readData(2 * u + 1)
+      bf.io.w := (if (twoPass) Mux(RegNext(pass2), mod.red_c, w) else w)
+      bf.io.wr := (if (ram) twR(u) else RegNext(twR(u)))
+    }
     bf.io.mod := mod
     bf
   }
@@ -237,6 +286,10 @@ class NttTile(val cfg: NttConfig) extends Component {
       Mux(loadHit, addrOf(cnt), U(0, addrBits bits))).reduce(_ | _)
     val data = ((0 until 2 * p).map(o => Mux(hits(o), wData(o), U(0, k bits))) :+
       Mux(loadHit, load_data, U(0, k bits))).reduce(_ | _)
-    mem(s)(b).write(addr, data, hits.reduce(_ || _) || loadHit)
+    if (!sram) mem(s)(b).write(addr, data, hits.reduce(_ || _) || loadHit)
+    else {
+      val bank = sramBanks(s)(b).io
+      bank.wrEn := hits.reduce(_ || _) || loadHit; bank.wrAddr := addr; bank.wrData := data
+    }
   }
 }

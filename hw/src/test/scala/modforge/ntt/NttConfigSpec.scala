@@ -66,4 +66,32 @@ class NttConfigSpec extends AnyFunSuite {
     refused("ntt_16_32_p1_k2red_ram", q = Some(BigInt(193)))("outside the k2red arrangement's modulus class", "Proth")
     refused("ntt_16_32_p1_mont", q = Some(BigInt("4294967681")))("k = 32 is too small") // prime, 1 mod 32, 33 bits
   }
+  test("SRAM storage: _sram names, larger N and P, ROM twiddles refused above N = 4096 naming the _ram tile, cycles") {
+    val c = NttDesigns.parse("ntt_32768_64_p2_barrett_ram_sram").toOption.get
+    assert(c.storage == Storage.Sram && c.twiddles == TwiddleStore.Ram && c.name == "ntt_32768_64_p2_barrett_ram_sram")
+    assert(NttDesigns.parse("ntt_16_32_p1_gshoup_sram").toOption.get.name == "ntt_16_32_p1_gshoup_sram")
+    assert(NttDesigns.parse("ntt_128_512_p32_gshoup_ram_sram").isRight)
+    refused("ntt_32768_64_p2_barrett_sram")("ROM twiddles", "ntt_32768_64_p2_barrett_ram_sram")
+    refused("ntt_65536_64_p2_barrett_ram_sram")("N = 65536", "4..32768")
+    refused("ntt_64_64_p64_barrett_ram_sram")("P = 64", "1 to 32")
+    refused("ntt_64_64_p32_barrett_ram_sram")("at least 4P = 128")
+    refused("ntt_64_64_p24_barrett_ram_sram")("P = 24")
+    refused("ntt_16_1024_p1_barrett_sram")("k = 1024")
+    // Flip-flop tiles keep their limits, and say where the larger sizes are.
+    refused("ntt_8192_64_p2_barrett_ram")("N = 8192", "4..4096", "_sram")
+    refused("ntt_64_64_p8_barrett")("P = 8", "1, 2 or 4", "_sram")
+    refused("ntt_16_32_p1_gshoup_sram_ram")("unknown")
+    // The synchronous read replaces the operand register: only UNLOAD changes (N + 3).
+    for (name <- Seq("ntt_16_32_p1_gshoup", "ntt_64_32_p2_mont_ram", "ntt_256_64_p2_k2red")) {
+      val f = NttDesigns.parse(name).toOption.get
+      val r = NttDesigns.parse(name + "_sram").toOption.get
+      for (op <- NttOp.all) assert(r.cycles(op) == f.cycles(op) + (if (op == NttOp.Unload) 2 else 0), s"$name ${op.name}")
+      assert(f.sramBanks.isEmpty && r.sramBanks.head.banks == 4 * r.p)
+    }
+    // The grid of the largest tile tried: 8 coefficient banks of 8192 x 64 (2 x 16 macros of 512 words),
+    // 2 twiddle copies of 65536 x 64 (2 x 128); Barrett has no companions.
+    val g = c.sramBanks
+    assert(g.map(_.role) == Seq("coefficients", "twiddles"))
+    assert(g.map(x => (x.banks, x.grid.columns, x.grid.rows, x.macros)) == Seq((8, 2, 16, 256), (2, 2, 128, 512)))
+  }
 }

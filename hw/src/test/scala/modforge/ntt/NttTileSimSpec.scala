@@ -1,6 +1,7 @@
 package modforge.ntt
 
-import modforge.{ModMulSim, ModforgeSpinal}
+import modforge.{ModMulSim, ModforgeSpinal, Precompute}
+import modforge.mem.SramSimModel
 import spinal.core._
 import spinal.core.sim._
 
@@ -12,7 +13,10 @@ import scala.util.Random
   * and NTT, INTT and PWMUL results against a direct evaluation of the negacyclic transform here
   * (sum of a_i psi^((2 bitrev(j) + 1) i), O(N^2), no butterflies). Also the reduction
   * arrangements at k = 32 and 64 (ROM of pre-scaled twiddles, PWMUL's two passes), and a tile
-  * whose stages overlap (N = 64).
+  * whose stages overlap (N = 64). SRAM tiles (`_sram`) with ROM and RAM twiddles, P = 1, 2, 4, 8,
+  * built on the macros' Verilator stand-in ([[modforge.mem.SkySramModel]]), which poisons a read of
+  * a word written in the same cycle and stale read data, so the schedule's and the UNLOAD stream's
+  * timing is checked as well as the results.
   */
 class NttTileSimSpec extends AnyFunSuite {
   def directNtt(a: Seq[BigInt], c: NttConfig): Seq[BigInt] = (0 until c.n).map { j =>
@@ -27,18 +31,19 @@ class NttTileSimSpec extends AnyFunSuite {
                 NttConfig(16, 64, 2, MulArrangement.K2Red),
                 // Overlapped stages: a 1-cycle gap after the first NTT stage (before the last INTT
                 // one), none between the others, PWMUL's two passes back to back.
-                NttConfig(64, 32, 2, MulArrangement.Mont))) {
+                NttConfig(64, 32, 2, MulArrangement.Mont)) ++ NttTileSimSpec.sramTiles) {
     test(s"${c.name}: LOAD, NTT, INTT, PWMUL, UNLOAD with stalls, results and cycle counts") {
       if (c.n == 64) assert(c.stageGaps(NttOp.Ntt) == Seq(1, 0, 0, 0, 0, 0) && c.stageGaps(NttOp.PwMul) == Seq(0, 0))
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))
         .workspacePath(new File(ModMulSim.buildDir, "simWorkspace").getPath)
         .workspaceName(c.name)
-        .compile(new NttTile(c))
+        .compile(SramSimModel(true) on new NttTile(c))
       sim.doSim(seed = 3) { dut =>
         val rnd = new Random(c.n)
         dut.cmd_valid #= false; dut.load_valid #= false; dut.unload_ready #= false
         dut.clockDomain.forkStimulus(10)
+        if (c.twiddles == TwiddleStore.Ram) { dut.tw_valid #= false; NttTileSimSpec.driveModulus(dut) }
         dut.clockDomain.assertReset(); dut.clockDomain.waitSampling(3); dut.clockDomain.deassertReset()
 
         /** One clock edge, then a moment for registers and logic to settle: inputs driven before
@@ -46,6 +51,16 @@ class NttTileSimSpec extends AnyFunSuite {
           */
         def tick(): Unit = { dut.clockDomain.waitSampling(); sleep(1) }
         tick()
+        if (c.twiddles == TwiddleStore.Ram) {
+          // The host's twiddle writes: both tables, index 1..N-1, W as stored and its companion.
+          for ((table, inv) <- Seq(c.forward -> false, c.inverse -> true); i <- 1 until c.n) {
+            val w = c.stored(table(i))
+            dut.tw_valid #= true; dut.tw_inverse #= inv; dut.tw_index #= i; dut.tw_w #= w; dut.tw_r #= c.companion(w)
+            tick()
+          }
+          dut.tw_valid #= false
+          tick()
+        }
 
         /** Runs one command; returns (cycles from acceptance to done, stalled beats, unloaded data). */
         def command(op: NttOp, slot: Int, data: Seq[BigInt] = Nil, stall: Double = 0.3): (Int, Int, Seq[BigInt]) = {
@@ -92,5 +107,28 @@ class NttTileSimSpec extends AnyFunSuite {
         assert(command(NttOp.Unload, 0)._3 == a, "INTT(NTT(a)) is not a")
       }
     }
+  }
+}
+
+object NttTileSimSpec {
+  import MulArrangement._
+  /** SRAM tiles: N = 16 and 32 (64 with a gap between stages), P = 1, 2, 4, 8, the paper's three
+    * arrangements and two reduction ones (two-pass PWMUL, its C on the twiddle input), ROM and RAM. */
+  val sramTiles: Seq[NttConfig] = Seq(
+    (16, 32, 1, Barrett, TwiddleStore.Rom), (16, 32, 2, Barrett, TwiddleStore.Ram),
+    (32, 32, 1, ShoupBarrett, TwiddleStore.Rom), (16, 32, 2, ShoupBarrett, TwiddleStore.Ram),
+    (32, 32, 2, GShoup, TwiddleStore.Rom), (32, 24, 1, GShoup, TwiddleStore.Ram),
+    (16, 64, 2, K2Red, TwiddleStore.Ram), (64, 32, 2, Mont, TwiddleStore.Rom),
+    (16, 32, 4, GShoup, TwiddleStore.Ram), (32, 32, 8, Barrett, TwiddleStore.Rom)
+  ).map { case (n, k, p, m, tw) => NttConfig(n, k, p, m, tw, storage = Storage.Sram) }
+
+  /** A RAM tile's modulus ports, from its q (what verif/modmul/ntt_host.py modulus_ports computes). */
+  def driveModulus(dut: NttTile): Unit = {
+    val c = dut.cfg
+    val m = dut.mod
+    m.q #= c.q
+    if (m.barrett_m != null) { val (mp, r, l) = Precompute.barrett(c.k, c.q); m.barrett_m #= mp; m.barrett_r #= r; m.barrett_l #= l }
+    if (m.gshoup_m != null) { val (mp, g, l) = Precompute.gshoup(c.k, c.q); m.gshoup_m #= mp; m.gshoup_g #= g; m.gshoup_l #= l }
+    c.reductionConstants.foreach { case (mp, cc) => mp.foreach(m.red_mp #= _); m.red_c #= cc }
   }
 }
