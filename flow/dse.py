@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -212,11 +213,13 @@ PRODUCTS = [[], ["drc"], ["mbdks", "drc"], ["mbdhc", "drc"], ["mbdbk", "drc"], [
 # From 128 bits on, Karatsuba (modforge.arith.MulArch) beside the flat builds: one and two levels.
 KARATSUBA_FROM = 128
 PRODUCTS_WIDE = [[], ["drc"], ["mbdhc", "drc"], ["mbdhck1", "drc"], ["mbdhck2", "drc"]]
+# Above 128 bits (minutes per point): the flat tree against one Karatsuba level.
+PRODUCTS_256 = [["mbdhc", "drc"], ["mbdhck1", "drc"]]
 
 
 def products(k: int, runner: "Runner", rerun: bool, log: list):
     cands = [f"mul_{k}" + ("__" + "_".join(sorted(t, key=lambda x: {"m": 0}.get(x[0], 1))) if t else "")
-             for t in (PRODUCTS_WIDE if k >= KARATSUBA_FROM else PRODUCTS)]
+             for t in (PRODUCTS if k < KARATSUBA_FROM else PRODUCTS_WIDE if k == KARATSUBA_FROM else PRODUCTS_256)]
     bad = generate(cands)
     runner.run([c for c in cands if c not in bad], rerun)
     log.append(f"mul_{k}: {len(cands)} product builds")
@@ -296,11 +299,13 @@ def transfer(family: str, k: int, k0: int, runner: Runner, rerun: bool, log: lis
         toks = d.split("__", 1)[1].split("_") if "__" in d else []
         toks = replace(toks, "trunc", truncation(family, k)) if any(t.startswith("t") for t in toks) else toks
         cands.append(name(family, k, toks))
-    if k >= KARATSUBA_FROM:
+    if k == KARATSUBA_FROM:
         # Karatsuba (one level) on the best's full products: measured, not assumed (reports/dse.md).
+        # At 128 bits only: a 256-bit point costs about 8 minutes, and the bare products measure
+        # one and two levels at both 128 and 256.
         toks = cands[1].split("__", 1)[1].split("_") if "__" in cands[1] else []
         arch = next((t for t in toks if t.startswith("m")), None)
-        if arch and "k" not in arch[1:] and len(arch) > 2:
+        if arch and re.fullmatch(r"m[ab][wd](rc|bk|ks|sk|hc)", arch):  # an explicit tree without Karatsuba
             cands.append(name(family, k, [t for t in toks if t != arch] + [arch + "k1"]))
     cands = list(dict.fromkeys(cands))
     bad = generate(cands)
@@ -416,6 +421,7 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
                 verdict = " (goal at most 1.5x: " + ("met" if loss <= 1.5 else f"missed by {loss / 1.5:.2f}x") + ")"
             lines.append(f"| {TITLES[fam]} {'paper-faithful' if which == 'default' else 'best'} | " +
                          " | ".join(f"{v:.5f}" for v in vals) + f" | {'n/a' if loss is None else f'{loss:.2f}x'}{verdict} |")
+    lines += limit_section(by_fam, eff)
     lines += ["", "## Every point", "", "| design | latency | area (um2) | critical path (ns) | 1/(P*A) | vs paper-faithful |", "|---|---|---|---|---|---|"]
     csv_rows = []
     for (family, k), pts in sorted(points.items(), key=lambda x: (x[0][1], FAMILIES.index(x[0][0]))):
@@ -454,6 +460,59 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
 
 
 HISTORY = BUILD / "dse" / "history.json"
+
+
+def limit_section(by_fam: dict, eff) -> list:
+    """What limits the efficiency of the best designs at the widest k: their worst path's start,
+    and, where flow/experiments/abc_input_drive.py has measured them, the figures with a driving
+    cell for ABC's inputs (README, "What limits the efficiency at wide k")."""
+    out = ["", "### What limits it", "",
+           "The worst path of each best design (tt), and where `flow/experiments/abc_input_drive.py` has run, the same",
+           "design with a driving cell for ABC's primary inputs (flip-flop outputs) and `buffer -N 16 -p`",
+           "(reports/abc_input_drive.md; not part of this flow, so not in the ratios above):", "",
+           "| design | worst path | flip-flop output delay (ns) | P (ns) | with input drive: P (ns), A (um2) | S^2/(P*A) | loss from the smallest k |",
+           "|---|---|---|---|---|---|---|"]
+    rows = 0
+    for fam, per in by_fam.items():
+        ks = sorted(per)
+        for k in ks:
+            b = per[k]["best"]
+            d = b["design"]
+            m = result(d) or {}
+            ends = m.get("critical_path_endpoints") or {}
+            qd = flop_q_delay(d)
+            x = BUILD / d / "experiments" / "abc_input_drive" / "result.json"
+            xr = json.loads(x.read_text()) if x.exists() else None
+            if xr and (xr.get("rtl_sha256") != m.get("rtl_sha256") or xr.get("flow_sha256") != m.get("flow_sha256")):
+                xr = None
+            if k != ks[-1] and not xr:
+                continue
+            rows += 1
+            b0 = per[ks[0]]["best"]["design"]
+            x0 = BUILD / b0 / "experiments" / "abc_input_drive" / "result.json"
+            # The loss with the input drive is against the smallest k with the input drive too.
+            e0 = (ks[0] ** 2 / (lambda r: r["critical_path_ns"] * r["area_um2"])(json.loads(x0.read_text()))
+                  if x0.exists() else None)
+            with_drive = f"{xr['critical_path_ns']:.3f}, {xr['area_um2']:.0f}" if xr else "not measured"
+            e = k * k / (xr["critical_path_ns"] * xr["area_um2"]) if xr else None
+            out.append(f"| `{d}` | {ends.get('start')} -> {ends.get('end')} | {'' if qd is None else f'{qd:.2f}'} | "
+                       f"{b['critical_path_ns']:.3f} | {with_drive} | {'' if e is None else f'{e:.5f}'} | "
+                       f"{'' if e is None or e0 is None else f'{e0 / e:.2f}x'} |")
+    return out if rows else []
+
+
+def flop_q_delay(design: str):
+    """The delay of the worst path's first step (the launching flip-flop's clock-to-Q), from the tt STA log."""
+    log = BUILD / design / "harden" / "sta_tt_025C_1v80.log"
+    if not log.exists():
+        return None
+    for line in log.read_text().splitlines():
+        if "/Q (sky130_fd_sc_hd__df" in line:
+            try:
+                return float(line.split()[0])
+            except ValueError:
+                return None
+    return None
 
 
 def subject_order(subject: str):

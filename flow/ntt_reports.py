@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harden import BUILD  # noqa: E402
+from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
 from pdk import ROOT  # noqa: E402
 from reports import REPORTS, cli, fmt, result, run_designs  # noqa: E402
 
@@ -61,6 +61,8 @@ def row(d):
                  us_ntt=c["NTT"] * cp / 1000, us_polymul=polymul * cp / 1000,
                  us_polymul_streams=(polymul + streams) * cp / 1000, date=m["date"], tools=m["tools"], flow=m["flow"])
         r["at_mm2_us"] = r["area_um2"] / 1e6 * r["us_polymul"]
+        # A result of older RTL or flow (--collect-only keeps it): marked, not mixed in silently.
+        r["stale"] = m.get("rtl_sha256") != rtl_sha256(d) or m.get("flow_sha256") != flow_sha256()
         seq = flop_area(m)
         r["flop_share"] = seq / r["area_um2"] if seq else None
     return r
@@ -208,10 +210,14 @@ def write(rows, failures, mults):
     for r in rows:
         lines.append(
             f"| {r['design']} | {TITLES[r['arrangement']]} | {r['twiddles']} ({r['twiddle_bits']:,}) | {r['n']} | {r['k']} | {r['p']} | "
-            f"{fmt(r.get('area_um2'), ',.0f')} | {fmt(r.get('critical_path_ns'), '.3f')} | "
+            f"{fmt(r.get('area_um2'), ',.0f')}{' (a)' if r.get('stale') else ''} | {fmt(r.get('critical_path_ns'), '.3f')} | "
             f"{r['cycles_ntt']} ({r['ideal_ntt']}, {r['ideal_ntt'] / r['cycles_ntt']:.1%}) | {r['cycles_pwmul']} | {r['cycles_polymul']} | "
             f"{fmt(r.get('us_ntt'), '.2f')} | {fmt(r.get('us_polymul'), '.2f')} | {fmt(r.get('us_polymul_streams'), '.2f')} | "
             f"{fmt(r.get('at_mm2_us'), '.2f')} | {fmt(r.get('flop_share'), '.0%')} |")
+    if any(r.get("stale") for r in rows):
+        lines += ["", "(a) Area and critical path of an earlier RTL or flow (`--collect-only` reports what exists; its date is "
+                  "in the worst-paths list): the tile before the stage overlap, whose controller differs; cycles and "
+                  "times use today's counts. `make reports` measures it again."]
     lines += ["", "NTT cycles (from each tile's manifest, checked in simulation): the ideal (N/2) log2(N) / P in brackets; "
               "a stage starts as soon as everything it reads has been written, so the stages overlap and only the "
               "gaps max(0, lag + L + 2 - N/(2P)) remain, plus L + 2 cycles at the end (L the butterfly latency; "
@@ -226,7 +232,7 @@ def write(rows, failures, mults):
               "efficient than Barrett alone or Shoup plus Barrett, because it serves both the twiddle and the "
               "pointwise products at close to Shoup's speed. The tiles test it where the paper's model counts "
               "multipliers only.", "", "## Worst paths", ""]
-    lines += [f"- {r['design']}: {r.get('worst_path', 'n/a')}" for r in rows]
+    lines += [f"- {r['design']}: {r.get('worst_path', 'n/a')}" + (f" ({r['date']})" if r.get("date") else "") for r in rows]
     if failures:
         lines += ["", "## Failures", ""] + [f"- {d}: {why}" for d, why in failures.items()]
     dated = [r for r in rows if r.get("date")]
