@@ -31,7 +31,7 @@ class NttTileSimSpec extends AnyFunSuite {
                 NttConfig(16, 64, 2, MulArrangement.K2Red),
                 // Overlapped stages: a 1-cycle gap after the first NTT stage (before the last INTT
                 // one), none between the others, PWMUL's two passes back to back.
-                NttConfig(64, 32, 2, MulArrangement.Mont)) ++ NttTileSimSpec.sramTiles) {
+                NttConfig(64, 32, 2, MulArrangement.Mont)) ++ NttTileSimSpec.sramTilesToRun) {
     test(s"${c.name}: LOAD, NTT, INTT, PWMUL, UNLOAD with stalls, results and cycle counts") {
       if (c.n == 64) assert(c.stageGaps(NttOp.Ntt) == Seq(1, 0, 0, 0, 0, 0) && c.stageGaps(NttOp.PwMul) == Seq(0, 0))
       val sim = SimConfig
@@ -121,6 +121,11 @@ object NttTileSimSpec {
     (16, 64, 2, K2Red, TwiddleStore.Ram), (64, 32, 2, Mont, TwiddleStore.Rom),
     (16, 32, 4, GShoup, TwiddleStore.Ram), (32, 32, 8, Barrett, TwiddleStore.Rom)
   ).map { case (n, k, p, m, tw) => NttConfig(n, k, p, m, tw, storage = Storage.Sram) }
+
+  /** make test: one SRAM tile per paper arrangement (each a Verilator build of about 15 s; cocotb runs
+    * eight more on the macros' own models); make test-long (MODFORGE_SIM_OPS set): all of them. */
+  def sramTilesToRun: Seq[NttConfig] =
+    if (sys.env.contains("MODFORGE_SIM_OPS")) sramTiles else Seq(sramTiles(1), sramTiles(2), sramTiles(4))
 
   /** A RAM tile's modulus ports, from its q (what verif/modmul/ntt_host.py modulus_ports computes). */
   def driveModulus(dut: NttTile): Unit = {
