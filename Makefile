@@ -63,7 +63,7 @@ test-rtl: rtl-all
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
 GLS_RED  := mont_32 k2reds_32_h15_3l_rb wlmm_32_h15
-GLS_NTT  := ntt_16_32_p1_gshoup
+GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
 GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
 
 test: setup
@@ -71,6 +71,7 @@ test: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT)
 	for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
+	.venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram
 	MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=300 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  $(PYTEST) -q verif/tests
 
@@ -83,10 +84,11 @@ test-long: setup
 	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
-# Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed).
+# Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed):
+# DESIGN=<d>, or every design of the tables (reports/*) and the polymul_* SRAM tiles without DESIGN.
 check-classic: setup
-	@test -f build/$(DESIGN)/librelane/config.json || $(MAKE) --no-print-directory harden DESIGN=$(DESIGN)
-	PYTHONPATH=flow .venv/bin/python flow/check_classic.py $(DESIGN)
+	@if [ -n "$(DESIGN)" ]; then $(MAKE) --no-print-directory rtl DESIGN=$(DESIGN) && .venv/bin/python flow/check_classic.py $(DESIGN); \
+	else $(MAKE) --no-print-directory rtl-all && .venv/bin/python flow/check_classic.py --all; fi
 
 # FPGA resource counts (TARGET=xc7) or place-and-route Fmax (TARGET=ecp5, PART=LFE5U-85F default).
 TARGET ?=

@@ -5,7 +5,7 @@
 
 Reads build/<d>/rtl/<d>.{v,json} (`make rtl DESIGN=<d>`), writes the LibreLane configuration
 build/<d>/librelane/config.json (flow/configs.py) and runs LibreLane on it, with the PDK of
-PDK_ROOT seen through the overlay of pdk_config/ (never edited):
+PDK_ROOT (never edited; its open_pdks 1.0.530 configuration is LibreLane's as is):
   * where `openroad` is on PATH: LibreLane's Classic flow, to GDS;
   * elsewhere (our machines): the steps that can run, `Modforge.Synthesis` (pyosys) and
     `Modforge.STA` (OpenSTA at tt, ss and ff), from flow/librelane_plugin_modforge.
@@ -29,7 +29,7 @@ from pathlib import Path
 FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
 from configs import config, write  # noqa: E402
-from pdk import CORNERS, PDK, ROOT, FlowError, find_pdk, overlay_root  # noqa: E402
+from pdk import CORNERS, PDK, ROOT, FlowError, find_pdk  # noqa: E402
 from sta import sta_binary  # noqa: E402
 
 BUILD = ROOT / "build"
@@ -47,8 +47,7 @@ def flow_sha256() -> str:
     """Hash of what turns RTL into figures: a result from other flow code is out of date."""
     h = hashlib.sha256()
     files = [FLOW / n for n in ("harden.py", "synth.py", "sta.py", "configs.py", "pdk.py")]
-    files += sorted((FLOW / "librelane_plugin_modforge").glob("*.py")) + sorted(
-        p for p in (ROOT / "pdk_config").rglob("*") if p.is_file())
+    files += sorted((FLOW / "librelane_plugin_modforge").glob("*.py"))
     for f in files:
         h.update(f.read_bytes())
     return h.hexdigest()
@@ -108,10 +107,10 @@ def step_stats(run: Path) -> dict:
     return steps
 
 
-def run_librelane(design: str, cfg: Path, overlay: Path, classic: bool, log: Path):
+def run_librelane(design: str, cfg: Path, pdk_root: Path, classic: bool, log: Path):
     """Runs LibreLane, printing a progress line per step; returns the run folder."""
     t0 = time.monotonic()
-    cmd = [librelane_binary(), "--manual-pdk", "--pdk-root", str(overlay), "-p", PDK,
+    cmd = [librelane_binary(), "--manual-pdk", "--pdk-root", str(pdk_root), "-p", PDK,
            "--run-tag", "latest", "--overwrite", "--condensed", "--hide-progress-bar"]
     cmd += ["-f", "classic"] if classic else []
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FLOW), os.environ.get("PYTHONPATH")]))}
@@ -127,14 +126,6 @@ def run_librelane(design: str, cfg: Path, overlay: Path, classic: bool, log: Pat
         errors = [l.strip() for l in log.read_text().splitlines() if "ERROR" in l][:5]
         raise RuntimeError(f"{design}: LibreLane failed (exit {rc}); see {log}\n" + "\n".join(errors))
     return cfg.parent / "runs" / "latest"
-
-
-def librelane_pdk_root(pdk) -> Path:
-    """The PDK root LibreLane gets: the PDK itself when it has a LibreLane configuration
-    (current open_pdks builds), else the overlay with pdk_config/ (the Dec-2021 build we have)."""
-    if (pdk.root / PDK / "libs.tech" / "librelane").is_dir():
-        return pdk.root
-    return overlay_root(pdk, BUILD / "pdk_overlay")
 
 
 def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
@@ -153,14 +144,17 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
         raise FlowError(f"{design}: synthesis options {synth} of its manifest: {e}. Fix: make rtl DESIGN={design}")
     t0 = time.monotonic()
     classic = shutil.which("openroad") is not None
-    overlay = librelane_pdk_root(pdk)
     ll = BUILD / design / "librelane"
     cfg = ll / "config.json"
-    c = config(design, f"dir::../rtl/{design}.v", synth=synth)
+    sram = manifest.get("sram") or {}
+    # Classic needs LibreLane's MACROS (with a GDS view) to place the macros; our steps read
+    # MODFORGE_MACRO_LIBS only (flow/configs.py macros_config).
+    c = config(design, f"dir::../rtl/{design}.v", synth=synth, macros=sram.get("macro_models", []), pdk=pdk,
+               with_macros=classic)
     write(cfg, c)
     print(f"[harden {design}   0.0 s] LibreLane {'Classic flow' if classic else 'flow ' + ' -> '.join(c['meta']['flow'])}"
           f" on {cfg} (log: {ll / 'librelane.log'})", flush=True)
-    run = run_librelane(design, cfg, overlay, classic, ll / "librelane.log")
+    run = run_librelane(design, cfg, pdk.root, classic, ll / "librelane.log")
 
     final = json.loads((run / "final" / "metrics.json").read_text())
     period = c["CLOCK_PERIOD"]
@@ -192,6 +186,9 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
         "design__instance__count": final["design__instance__count"],
         "design__instance__area": final["design__instance__area"],
         "critical_path_ns": tt,
+        # SRAM tiles: the macros apart from the standard cells (areas from their Liberty, via the manifest)
+        **({"macro_count": sram["macro_count"], "macro_area_um2": sram["macro_area_um2"],
+            "macro_models": sram["macro_models"]} if sram else {}),
         "critical_path_ns__corner": cp,
         "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end")},
         "clock_period_ns": period,
@@ -228,6 +225,9 @@ def summary(m: dict) -> str:
             else "Post-layout figures from LibreLane's Classic flow.")
     skipped = (f"Skipped: {', '.join(m['skipped'])}: {next(iter(m['skipped'].values()))}." if m["skipped"]
                else "Nothing skipped.")
+    macro_rows = (f"\n| SRAM macros | {m['macro_count']} ({', '.join(m['macro_models'])}) |"
+                  f"\n| SRAM macro area | {m['macro_area_um2']:.0f} um2 (timed with their tt Liberty at every corner) |"
+                  if m.get("macro_count") else "")
     return f"""# {m['design']}: SKY130 (sky130_fd_sc_hd)
 
 {kind} Flow: {m['flow']}.
@@ -235,7 +235,7 @@ def summary(m: dict) -> str:
 | metric | value |
 |---|---|
 | critical path, tt_025C_1v80 | {m['critical_path_ns']:.3f} ns |
-| standard-cell area | {m['design__instance__area']:.0f} um2 |
+| standard-cell area | {m['design__instance__area']:.0f} um2 |{macro_rows}
 | cells | {m['design__instance__count']} |
 | latency | {m['latency']} cycles |
 | worst path | {m['critical_path_endpoints']['start']} -> {m['critical_path_endpoints']['end']} |

@@ -64,38 +64,37 @@ class Pdk:
         return sorted(set(c for c in (d / "drc_exclude.cells").read_text().split() if not c.startswith("#")))
 
 
-PDK_CONFIG = ROOT / "pdk_config"
+SRAM_MACROS = "sky130_sram_macros"
 
 
-def overlay_root(pdk: Pdk, out: Path) -> Path:
-    """A PDK root for LibreLane: out/sky130A links to every part of the real sky130A, plus the
-    overrides of pdk_config/ (pdk_config/README.md). Rebuilt when the PDK root or an override
-    changes; the PDK itself is never edited."""
-    stamp = out / ".modforge-overlay"
-    overrides = sorted(p for p in (PDK_CONFIG / PDK).rglob("*") if p.is_file())
-    want = "\n".join([str(pdk.root.resolve())] + [f"{p}:{p.stat().st_mtime_ns}" for p in overrides])
-    if stamp.exists() and stamp.read_text() == want:
-        return out
-    import shutil
-    shutil.rmtree(out, ignore_errors=True)
+@dataclass(frozen=True)
+class SramViews:
+    """The views of one OpenRAM SRAM macro the flow uses. `gds` is None where the PDK has none
+    (our subset: the OpenRAM team's pre-built macros ship without it)."""
+    name: str
+    lef: Path
+    lib_tt: Path
+    verilog: Path
+    gds: Path = None
 
-    def mirror(src: Path, dst: Path):
-        """dst mirrors src: a real folder where an override lies below, else a link."""
-        dst.mkdir(parents=True)
-        for child in src.iterdir():
-            rel = child.relative_to(pdk.root)
-            if any(PDK_CONFIG / rel in o.parents for o in overrides) and child.is_dir():
-                mirror(child, dst / child.name)
-            elif not (PDK_CONFIG / rel).exists():
-                (dst / child.name).symlink_to(child.resolve())
 
-    mirror(pdk.root / PDK, out / PDK)
-    for o in overrides:
-        target = out / o.relative_to(PDK_CONFIG)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(o, target)
-    stamp.write_text(want)
-    return out
+def sram_views(pdk: Pdk, name: str) -> SramViews:
+    """Finds a macro's views in either layout: the pre-built macros' own (`<macro>/<macro>.lef`,
+    the PDK subset's) or open_pdks' (`lef/<macro>.lef`, `lib/`, `verilog/`, `gds/`, as `ciel` installs it).
+    The macros have a Liberty view at tt only (`<macro>_TT_1p8V_25C.lib`)."""
+    base = pdk.root / PDK / "libs.ref" / SRAM_MACROS
+
+    def find(*cands):
+        return next((c for c in cands if c.exists()), None)
+    lef = find(base / name / f"{name}.lef", base / "lef" / f"{name}.lef")
+    lib = find(base / name / f"{name}_TT_1p8V_25C.lib", base / "lib" / f"{name}_TT_1p8V_25C.lib")
+    v = find(base / name / f"{name}.v", base / "verilog" / f"{name}.v")
+    gds = find(base / name / f"{name}.gds", base / "gds" / f"{name}.gds")
+    missing = [what for what, f in (("LEF", lef), ("tt Liberty", lib), ("Verilog model", v)) if f is None]
+    if missing:
+        raise FlowError(f"SRAM macro {name}: no {', '.join(missing)} under {base}. Fix: use a PDK with the OpenRAM "
+                        f"sky130 macros (PDK_ROOT; ../shared/pdk has them in {SRAM_MACROS}/<macro>/)")
+    return SramViews(name, lef, lib, v, gds)
 
 
 def find_pdk() -> Pdk:

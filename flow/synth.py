@@ -86,8 +86,11 @@ class SynthOptions:
         return cls(**d)
 
 
-def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, corner: str) -> list:
-    """The Yosys commands of one synthesis (and the files they read, written to out_dir)."""
+def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, corner: str, macro_libs=()) -> list:
+    """The Yosys commands of one synthesis (and the files they read, written to out_dir).
+    `macro_libs`: Liberty files of hard macros (the SRAM tiles' OpenRAM macros). Read with -lib, they
+    define the macros as black boxes the RTL instantiates; the area of stat.json stays the standard
+    cells' (stat gets the standard-cell Liberty only), the macros' is reported apart."""
     lib = pdk.liberty(corner)
     abc_script = out_dir / "abc.script"
     script = ABC_SCRIPT if opts.sizing else ABC_SCRIPT_NO_SIZING
@@ -110,7 +113,11 @@ def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, cor
         front = [f"synth -flatten -top {top} -noabc{flags}"]
     return [
         f"read_liberty -lib {lib}",
+        *(f"read_liberty -lib {m}" for m in macro_libs),
         f"read_verilog {rtl}",
+        # The tiles pass the macros' simulation-model parameter VERBOSE = 0 (silences their
+        # per-access $display); the Liberty black box has no parameters.
+        *(f"setparam -unset VERBOSE t:{Path(m).name.split('_TT_')[0]}" for m in macro_libs),
         f"hierarchy -check -top {top}",
         *front,
         f"dfflibmap -liberty {lib} {dont_use}",
@@ -132,23 +139,30 @@ def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, cor
 
 
 def synthesize(top: str, rtl: Path, out_dir: Path, pdk: Pdk, booth: bool = True,
-               target_ps: int = 250, corner: str = "tt_025C_1v80", opts: SynthOptions = None) -> dict:
-    """Writes out_dir/<top>.nl.v and out_dir/stat.json; returns cell count and area.
-    `opts` (SynthOptions) overrides `booth` and `target_ps` when given."""
+               target_ps: int = 250, corner: str = "tt_025C_1v80", opts: SynthOptions = None,
+               macro_libs=()) -> dict:
+    """Writes out_dir/<top>.nl.v and out_dir/stat.json; returns cell count and area (standard
+    cells; macro instances are counted apart). `opts` (SynthOptions) overrides `booth` and
+    `target_ps` when given."""
     from pyosys import libyosys as ys  # imported here: only the synthesis needs it
 
     opts = opts or SynthOptions(booth=booth, target_ps=target_ps)
     out_dir.mkdir(parents=True, exist_ok=True)
     netlist, stat = out_dir / f"{top}.nl.v", out_dir / "stat.json"
     d = ys.Design()
-    for cmd in recipe(top, rtl, out_dir, pdk, opts, corner):
+    for cmd in recipe(top, rtl, out_dir, pdk, opts, corner, macro_libs):
         ys.run_pass(cmd, d)
     s = json.loads(stat.read_text())["design"]
     unmapped = {c: n for c, n in s["num_cells_by_type"].items() if c.startswith("$")}
     if unmapped:
         raise RuntimeError(f"{top}: unmapped cells after synthesis: {unmapped}")
-    return {"design__instance__count": s["num_cells"], "design__instance__area": s["area"],
-            "netlist": str(netlist)}
+    macro_names = {Path(m).name.split("_TT_")[0] for m in macro_libs}
+    macros = {c: n for c, n in s["num_cells_by_type"].items() if c in macro_names}
+    res = {"design__instance__count": s["num_cells"] - sum(macros.values()), "design__instance__area": s["area"],
+           "netlist": str(netlist)}
+    if macro_libs:
+        res["macro_instances"] = macros
+    return res
 
 
 def main():
@@ -158,12 +172,14 @@ def main():
     ap.add_argument("--rtl", required=True, type=Path)
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--options", default="{}", help="SynthOptions as JSON, e.g. '{\"dont_use\": \"drc\"}'")
+    ap.add_argument("--macro-lib", action="append", default=[], type=Path,
+                    help="Liberty of a hard macro the RTL instantiates (repeatable): read as a black box")
     a = ap.parse_args()
     try:
         opts = SynthOptions.from_dict(json.loads(a.options))
     except (ValueError, TypeError) as e:
         sys.exit(f"synth: error: --options: {e}")
-    res = synthesize(a.top, a.rtl, a.out, find_pdk(), corner=CORNERS[0], opts=opts)
+    res = synthesize(a.top, a.rtl, a.out, find_pdk(), corner=CORNERS[0], opts=opts, macro_libs=a.macro_lib)
     (a.out / "synth_result.json").write_text(json.dumps(res))
 
 

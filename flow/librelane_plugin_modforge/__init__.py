@@ -53,6 +53,9 @@ class Synthesis(Step):
         Variable("MODFORGE_ADDER_CELLS", str, "'' or the drive strength ('1', '2') of the sky130 fa/ha cells "
                  "that full and half adders are mapped to, out of ABC's reach.", default=""),
         Variable("MODFORGE_ABC_SIZING", bool, "ABC's `buffer -N 16; upsize; dnsize` after mapping.", default=True),
+        Variable("MODFORGE_MACRO_LIBS", Optional[List[LLPath]],
+                 "Liberty views of the hard macros the design instantiates (the SRAM tiles' OpenRAM macros): "
+                 "black boxes in synthesis, timed by STA (their tt view at every corner: they have no other)."),
     ]
 
     def run(self, state_in: State, **kwargs) -> tuple[ViewsUpdate, MetricsUpdate]:
@@ -67,6 +70,8 @@ class Synthesis(Step):
                 "adder_cells": self.config["MODFORGE_ADDER_CELLS"], "sizing": self.config["MODFORGE_ABC_SIZING"]}
         cmd = [sys.executable, str(FLOW_DIR / "synth.py"), "--top", top, "--rtl", str(files[0]),
                "--out", str(step_dir), "--options", json.dumps(opts)]
+        for lib in self.config["MODFORGE_MACRO_LIBS"] or []:
+            cmd += ["--macro-lib", str(lib)]
         kwargs, env = self.extract_env(kwargs)
         env["PDK_ROOT"] = str(self.config["PDK_ROOT"])
         self.run_subprocess(cmd, env=env, **kwargs)
@@ -87,6 +92,9 @@ class STA(Step):
     config_vars = [
         Variable("MODFORGE_STA_CORNERS", Optional[List[str]],
                  f"Liberty corners of sky130_fd_sc_hd to time; default {', '.join(CORNERS)}."),
+        Variable("MODFORGE_MACRO_LIBS", Optional[List[LLPath]],
+                 "Liberty views of the hard macros the design instantiates (the SRAM tiles' OpenRAM macros): "
+                 "black boxes in synthesis, timed by STA (their tt view at every corner: they have no other)."),
     ]
 
     def run(self, state_in: State, **kwargs) -> tuple[ViewsUpdate, MetricsUpdate]:
@@ -98,8 +106,11 @@ class STA(Step):
         corners = self.config["MODFORGE_STA_CORNERS"] or list(CORNERS)
         for corner in corners:
             tcl, log = step_dir / f"sta_{corner}.tcl", step_dir / f"sta_{corner}.log"
-            tcl.write_text(TCL.format(lib=pdk.liberty(corner), netlist=netlist, top=top, period_ns=period,
-                                      drive_cell=DRIVE_CELL))
+            # The macros' tt view at every corner: the only one they have (README, "Polynomial
+            # multiplication at FHE sizes"); the standard cells take the corner's own.
+            macros = "".join(f"read_liberty {lib}\n" for lib in self.config["MODFORGE_MACRO_LIBS"] or [])
+            tcl.write_text(macros + TCL.format(lib=pdk.liberty(corner), netlist=netlist, top=top, period_ns=period,
+                                               drive_cell=DRIVE_CELL))
             p = self.run_subprocess([sta_binary(), "-no_splash", "-exit", str(tcl)], log_to=log, check=False)
             t = parse_sta(top, corner, p["returncode"], log, period)
             metrics[f"timing__setup__ws__corner:{corner}"] = Decimal(str(t["timing__setup__ws"]))

@@ -4,6 +4,7 @@ Used by the pytest entry points: tests/test_rtl.py (generated Verilog) and, with
 models added to `sources`, gate-level runs of synthesized netlists.
 """
 import json
+import re
 import os
 import sys
 from pathlib import Path
@@ -60,12 +61,31 @@ def netlist_path(design: str) -> Path:
     return p
 
 
+def quiet_macro_model(model: Path) -> Path:
+    """A copy of an OpenRAM macro's behavioural model with VERBOSE = 0 by default. The RTL passes
+    VERBOSE = 0 to each instance; the netlist cannot (the macro is a Liberty black box there, whose
+    parameters synthesis drops), and the model's default prints a line per access. The PDK is not
+    edited; the copy lives in build/pdk_sim/."""
+    out = BUILD / "pdk_sim" / model.name
+    text = model.read_text()
+    quiet, n = re.subn(r"parameter VERBOSE = 1 ;", "parameter VERBOSE = 0 ;", text)
+    if n != 1:
+        raise RuntimeError(f"{model}: no `parameter VERBOSE = 1 ;` line to turn off")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not out.exists() or out.read_text() != quiet:
+        out.write_text(quiet)
+    return out
+
+
 def run_gls(design: str, ops: int):
     """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models)."""
     sys.path.insert(0, str(ROOT / "flow"))
-    from pdk import find_pdk
-    primitives, cells = find_pdk().sim_cell_models(BUILD / "pdk_sim")
-    run_bench(design, [primitives, cells, netlist_path(design)], kind="gls",
+    from pdk import find_pdk, sram_views
+    pdk = find_pdk()
+    primitives, cells = pdk.sim_cell_models(BUILD / "pdk_sim")
+    sram = json.loads(manifest_path(design).read_text()).get("sram") or {}
+    macros = [quiet_macro_model(sram_views(pdk, m).verilog) for m in sram.get("macro_models", [])]
+    run_bench(design, [primitives, cells, *macros, netlist_path(design)], kind="gls",
               defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
               extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)},
               test_module="ntt_bench" if design.startswith("ntt_") else "modmul_bench")
