@@ -68,7 +68,7 @@ GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
 
 test: setup
 	$(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT)
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
 	for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
 	.venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram
@@ -77,7 +77,7 @@ test: setup
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT)
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	MODFORGE_NTT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \

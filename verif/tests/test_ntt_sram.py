@@ -7,7 +7,7 @@ which the tile must never do, so each run's log is searched for it.
 
 The fast set: N = 16, 32 and 64 (stages overlapped with a gap), the paper's three arrangements and
 a reduction arrangement at k = 64 (two macro columns), ROM and RAM twiddles, P = 1 and 2.
-MODFORGE_NTT_LONG=1 adds an N = 1024 tile (twiddle banks of four macro rows).
+MODFORGE_NTT_LONG=1 adds an N = 1024 tile (twiddle banks of four macro rows) and polymul_4096_113.
 Also: the manifest's macro grid and area against the macros' Liberty `area`.
 """
 import json
@@ -39,7 +39,9 @@ FAST = [
     "ntt_16_64_p2_k2red_ram_sram",   # k = 64: two macro columns; two-pass PWMUL
     "ntt_64_32_p2_gshoup_sram",      # a gap between the first two stages, none after
 ]
-LONG = ["ntt_1024_64_p2_gshoup_ram_sram"]
+# N = 1024 (twiddle banks of four macro rows) and a wide-coefficient Table I set of the SSA paper,
+# polymul_4096_113 (BarrettOpt, 113-bit q in four macro columns; README, "Polynomial multiplication at FHE sizes").
+LONG = ["ntt_1024_64_p2_gshoup_ram_sram", "polymul_4096_113"]
 CASES = FAST + (LONG if os.environ.get("MODFORGE_NTT_LONG") == "1" else [])
 
 

@@ -1,6 +1,6 @@
 package modforge
 
-import modforge.ntt.{NttConfig, NttDesigns, NttOp, NttTile, TwiddleStore}
+import modforge.ntt.{NttConfig, NttDesigns, NttOp, NttTile, PolymulDesigns, TwiddleStore}
 import spinal.core._
 import java.io.{File, PrintWriter}
 
@@ -21,7 +21,8 @@ object ModforgeSpinal {
   * Usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --list
   * `--table` generates the 12 designs of the paper's Table 1 and writes the index `<out>/designs.json`;
   * `--reduction-table` the reduction family's table designs (reports/reduction_table.md);
-  * `--ntt-table` the NTT tiles of reports/ntt_table.md; `--best` the `_fast` configurations ([[Best]]). Options apply to the designs named after
+  * `--ntt-table` the NTT tiles of reports/ntt_table.md; `--best` the `_fast` configurations ([[Best]]);
+  * `--polymul` the polymul_<n>_<logq> tiles of the SSA paper's Table I sets ([[ntt.PolymulDesigns]]). Options apply to the designs named after
   * them, so one call can write several variants: `--out DIR`, and `--ntt-q`/`--ntt-psi` (the modulus
   * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults).
   */
@@ -34,7 +35,7 @@ object Generate {
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --list"
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --list"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
@@ -43,18 +44,22 @@ object Generate {
         case "--reduction-table" :: rest => names ++= reduction.ReductionDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-table" :: rest  => names ++= (NttDesigns.table ++ NttDesigns.bestTable).map(d => (d, out, q, psi)); table = true; it = rest
         case "--best" :: rest       => names ++= Best.names.map(d => (d, out, q, psi)); table = true; it = rest
+        case "--polymul" :: rest    => names ++= PolymulDesigns.names.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
-        case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++ Best.names).foreach(println); return
+        case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++ Best.names ++ PolymulDesigns.names).foreach(println); return
         case flag :: _ if flag.startsWith("--") =>
           System.err.println(s"error: unknown option $flag; $usage"); sys.exit(2)
         case n :: rest => names :+= ((n, out, q, psi)); it = rest
         case Nil       =>
       }
     }
-    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}"); sys.exit(2) }
+    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}; ${PolymulDesigns.help}"); sys.exit(2) }
     def fail(msg: String) = { System.err.println(s"error: $msg"); sys.exit(2) }
-    val (nttNames, mulNames) = names.partition(j => NttDesigns.isNtt(j._1))
+    val (polyNames, otherNames) = names.partition(j => PolymulDesigns.isPolymul(j._1))
+    val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
+    // --ntt-q / --ntt-psi do not apply: a polymul design's q is its parameter set's.
+    val polys = polyNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(fail, identity), o) }
     // Every name is checked before anything is written.
     // A tile variant `<tile>__<tokens>` takes the product architecture (m<arch>) and synthesis tokens.
     val tiles = nttNames.map { case (n, o, nq, npsi) =>
@@ -66,6 +71,7 @@ object Generate {
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
+    for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()
       val dir = new File(s"$out/${d.name}/rtl")
@@ -80,9 +86,10 @@ object Generate {
     }
   }
 
-  def generateTile(out: String, c: NttConfig, v: Option[Variant] = None): Unit = {
+  /** `alias`: the design's own name where it is not the tile's registry name (polymul_<n>_<logq>). */
+  def generateTile(out: String, c: NttConfig, v: Option[Variant] = None, alias: Option[String] = None): Unit = {
     val t0 = System.nanoTime()
-    val name = c.name + v.map("__" + _.tokens.mkString("_")).getOrElse("")
+    val name = alias.getOrElse(c.name + v.map("__" + _.tokens.mkString("_")).getOrElse(""))
     val arch = v.map(x => arith.MulArch.parse(x.arch).toOption.get).getOrElse(arith.MulArch())
     val dir = new File(s"$out/$name/rtl")
     dir.mkdirs()
@@ -91,7 +98,7 @@ object Generate {
       t.setDefinitionName(name)
       t
     }
-    writeTileManifest(new File(dir, s"$name.json"), c, report.toplevel, name, v)
+    writeTileManifest(new File(dir, s"$name.json"), c, report.toplevel, name, v, alias.isDefined)
     println(f"rtl: ${name}%-12s q = ${c.q}, psi = ${c.psi}, NTT ${c.cycles(NttOp.Ntt)} cycles -> ${dir.getPath}/$name.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
@@ -103,12 +110,12 @@ object Generate {
   /** The tile's manifest: everything a test bench or report needs, including the cycle counts it
     * promises (checked by verif/tests/test_ntt_tile.py against its own formula and the simulation).
     */
-  def writeTileManifest(f: File, c: NttConfig, top: NttTile, name: String, v: Option[Variant]): Unit = {
+  def writeTileManifest(f: File, c: NttConfig, top: NttTile, name: String, v: Option[Variant], polymul: Boolean = false): Unit = {
     val w = new PrintWriter(f)
     def perOp(value: NttOp => Int) = NttOp.all.map(o => s""""${o.name}": ${value(o)}""").mkString(", ")
     w.println(s"""{
   "design": "$name",
-  "kind": "ntt",${v.map(x => s"""\n  "base": "${c.name}",\n  "arch": "${x.arch}",\n  "synthesis": ${x.synthJson},""").getOrElse("")}
+  "kind": "ntt",${v.map(x => s"""\n  "base": "${c.name}",\n  "arch": "${x.arch}",\n  "synthesis": ${x.synthJson},""").getOrElse("")}${if (polymul) s"""\n  "base": "${c.name}",\n  "polymul": {"n": ${c.n}, "logq": ${c.k}},""" else ""}
   "family": "ntt",
   "title": "NTT tile, ${c.mul.title}",
   "n": ${c.n},
@@ -168,7 +175,8 @@ ${groups.mkString(",\n")}
   "ntt_table": ${list(NttDesigns.table)},
   "ntt_best": ${list(NttDesigns.bestTable)},
   "reduction_table": ${list(reduction.ReductionDesigns.table)},
-  "best": ${list(Best.names)}
+  "best": ${list(Best.names)},
+  "polymul": ${list(PolymulDesigns.names)}
 }""")
     w.close()
   }

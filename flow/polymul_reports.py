@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""Polynomial multiplication at FHE sizes: reports/polymul_table.md (+ .csv, polymul_table.png), the
+SRAM-backed NTT tile against the SSA polynomial-multiplier paper (Millar et al., Tables I, II, IV) and
+against NTL and FLINT on this machine (README, "Polynomial multiplication at FHE sizes").
+
+    flow/polymul_reports.py [--collect-only] [--rerun]
+
+For every Table I set (parsed from the paper's text, verif/modmul/millar_tables.py):
+  * our cycles per polynomial product (NTT(a), NTT(b), PWMUL, INTT; plus 2 LOAD and 1 UNLOAD
+    streams) at P = 1 and P = 2, from the tile's cycle formula (verif/bench/ntt_bench.py
+    expected_cycles, which the cocotb benches check against the simulation; where a design is
+    generated, also checked against its manifest), beside the ideal (3 (N/2) log2 N + N) / P;
+  * the paper's HLS latency (Table II) and place-and-route figures (Table IV).
+For the sets in ASIC_SETS: flow/harden.py on `polymul_<n>_<logq>` (P = 2) and on the largest P whose
+macros plus standard cells fit AREA_BUDGET_UM2 (a search: P from the largest whose macros alone fit,
+halving until the measured total fits), then the time per product at the STA clock (period = tt
+critical path) and the speedups over the software baseline of build/sw_baseline/results.json
+(`make sw-baseline`). Anything not measured is reported as absent, with the command that measures it.
+"""
+import argparse
+import csv
+import datetime
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+FLOW = Path(__file__).resolve().parent
+sys.path.insert(0, str(FLOW))
+from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
+from pdk import ROOT  # noqa: E402
+from reports import REPORTS, result  # noqa: E402
+
+
+def fmt(x, spec="", suffix=""):
+    return "n/a" if x is None else format(x, spec) + suffix
+
+sys.path.insert(0, str(ROOT / "verif"))
+sys.path.insert(0, str(ROOT / "verif" / "bench"))
+from modmul import millar_tables as mt  # noqa: E402
+
+ASIC_SETS = [(1024, 19), (2048, 33), (4096, 62), (8192, 123)]
+AREA_BUDGET_UM2 = 25e6  # "a small die": standard cells plus macros
+P_VALUES = (1, 2, 4, 8, 16, 32)
+SW_RESULTS = BUILD / "sw_baseline" / "results.json"
+NAME = "polymul_table"
+
+
+def design(n, logq, p=2):
+    return mt.set_name(n, logq) + ("" if p == 2 else f"_p{p}")
+
+
+def manifest(d):
+    f = BUILD / d / "rtl" / f"{d}.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def formula_cycles(n, p):
+    """(product cycles, stream cycles) of the BarrettOpt SRAM tile, from the bench's formula."""
+    from ntt_bench import INTT, LOAD, NTT, PWMUL, UNLOAD, expected_cycles
+    c = {op: expected_cycles(op, n, p, "barrett", "sram") for op in (NTT, INTT, PWMUL, LOAD, UNLOAD)}
+    return 2 * c[NTT] + c[PWMUL] + c[INTT], 2 * c[LOAD] + c[UNLOAD]
+
+
+def manifest_cycles(m):
+    c = m["cycles"]
+    return 2 * c["NTT"] + c["PWMUL"] + c["INTT"], 2 * c["LOAD"] + c["UNLOAD"]
+
+
+def ideal_cycles(n, p):
+    """The issue's ideal: (3 (N/2) log2 N + N) / P butterfly-cycles (three transforms, one pointwise pass)."""
+    return (3 * (n // 2) * (n.bit_length() - 1) + n) / p
+
+
+def generate(designs):
+    todo = [d for d in designs if not manifest(d)]
+    if todo:
+        print(f"polymul-reports: generating {len(todo)} designs", flush=True)
+        subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *todo],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def harden(d, rerun=False):
+    m = result(d)
+    if m and not rerun and m.get("rtl_sha256") == rtl_sha256(d) and m.get("flow_sha256") == flow_sha256():
+        print(f"polymul-reports: {d}: up to date ({m['date']})", flush=True)
+        return m
+    print(f"polymul-reports: {d}: hardening ...", flush=True)
+    p = subprocess.run([sys.executable, str(FLOW / "harden.py"), d])
+    return result(d) if p.returncode == 0 else None
+
+
+def total_area(m):
+    return m["design__instance__area"] + m.get("macro_area_um2", 0.0)
+
+
+def up_to_date(d):
+    m = result(d)
+    return m if m and m.get("rtl_sha256") == rtl_sha256(d) and m.get("flow_sha256") == flow_sha256() else None
+
+
+def largest_p(n, logq, collect_only, rerun):
+    """The largest P whose tile (standard cells + macros, measured) fits AREA_BUDGET_UM2, and the
+    designs tried on the way (P whose macros alone exceed the budget are not synthesized)."""
+    names = [design(n, logq, p) for p in P_VALUES if n >= 4 * p]
+    if not collect_only:
+        generate(names)
+    tried = []
+    for d in reversed(names):
+        mf = manifest(d)
+        if not mf or mf["sram"]["macro_area_um2"] > AREA_BUDGET_UM2:
+            continue
+        m = (up_to_date(d) or result(d)) if collect_only else harden(d, rerun)
+        tried.append(d)
+        if m and total_area(m) <= AREA_BUDGET_UM2:
+            return d, tried
+        if not m and collect_only:
+            continue
+    return None, tried
+
+
+def sw_results():
+    """build/sw_baseline/results.json (flow/sw_baseline.py) with its sets keyed by (n, log q)."""
+    if not SW_RESULTS.exists():
+        return None
+    j = json.loads(SW_RESULTS.read_text())
+    j["by_set"] = {(r["n"], r["logq"]): r for r in j["sets"]}
+    return j
+
+
+def asic_row(d, sw, n, logq):
+    mf, m = manifest(d), result(d)
+    if not mf or not m:
+        return None
+    prod, streams = manifest_cycles(mf)
+    cp = m["critical_path_ns"]
+    us = (prod + streams) * cp / 1000
+    r = {"design": d, "n": n, "logq": logq, "p": mf["p"], "stdcell_um2": m["design__instance__area"],
+         "macro_um2": m.get("macro_area_um2"), "macros": m.get("macro_count"), "critical_path_ns": cp,
+         "critical_path_ss_ns": m["critical_path_ns__corner"].get("ss_100C_1v60"),
+         "cycles": prod, "cycles_with_streams": prod + streams, "us_per_product": us,
+         "us_compute_only": prod * cp / 1000, "date": m["date"],
+         "stale": m.get("rtl_sha256") != rtl_sha256(d) or m.get("flow_sha256") != flow_sha256()}
+    s = (sw or {}).get("by_set", {}).get((n, logq))
+    if s:
+        r["ntl_us"] = s["ntl_median_s"] * 1e6
+        r["flint_us"] = s["flint_median_s"] * 1e6
+        r["speedup_ntl"] = r["ntl_us"] / us
+        r["speedup_flint"] = r["flint_us"] / us
+    return r
+
+
+def fpga_result(d, target):
+    f = BUILD / d / "fpga" / target / "metrics.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
+    ap.add_argument("--rerun", action="store_true", help="rerun the flow on up-to-date designs")
+    a = ap.parse_args()
+
+    sets = mt.paper_table1()
+    t2 = {(r.n, r.logq): r for r in mt.paper_table2()}
+    t4 = {(r.n, r.logq): r for r in mt.paper_table4()}
+    device = mt.paper_device()
+    params = {(s.n, s.logq): s for s in mt.paper_sets()}
+    sw = sw_results()
+
+    built = [(s.n, s.logq) for s in sets if s.logq <= 512]
+    if not a.collect_only:
+        generate([design(n, l) for n, l in built])
+
+    # 1. cycles for every set
+    rows = []
+    for s in sets:
+        key = (s.n, s.logq)
+        r = {"n": s.n, "logq": s.logq, "security": s.security, "design": design(*key) if s.logq <= 512 else None,
+             "q": str(params[key].q), "built": s.logq <= 512}
+        for p in (1, 2):
+            prod, streams = formula_cycles(s.n, p)
+            r[f"cycles_p{p}"] = prod
+            r[f"cycles_streams_p{p}"] = prod + streams
+            r[f"ideal_p{p}"] = ideal_cycles(s.n, p)
+            r[f"over_ideal_p{p}"] = prod / ideal_cycles(s.n, p)
+        mf = manifest(design(*key)) if r["built"] else None
+        if mf:
+            got = manifest_cycles(mf)[0]
+            if got != r["cycles_p2"]:
+                raise SystemExit(f"polymul-reports: {design(*key)}: manifest promises {got} cycles per product, "
+                                 f"the formula {r['cycles_p2']}: fix the tile or verif/bench/ntt_bench.py")
+        if key in t2:
+            r.update(paper_hls_latency=t2[key].latency, paper_hls_us=t2[key].fpga_us, paper_ntl_us=t2[key].ntl_us,
+                     paper_hls_speedup=t2[key].speedup)
+        if key in t4:
+            x = t4[key]
+            counts = mt.resource_counts(x, device)
+            r.update(paper_fmax_mhz=x.fmax_mhz, paper_pr_latency=x.latency, paper_pr_us=x.fpga_us,
+                     paper_pr_speedup=x.speedup, **{f"paper_{k}": v[0] for k, v in counts.items()})
+        if sw and key in sw["by_set"]:
+            e = sw["by_set"][key]
+            r.update(ntl_us=e["ntl_median_s"] * 1e6, flint_us=e["flint_median_s"] * 1e6)
+        rows.append(r)
+
+    # 2. ASIC: P = 2 and the largest P that fits the budget
+    asic, search = [], {}
+    for n, logq in ASIC_SETS:
+        d2 = design(n, logq)
+        if not a.collect_only:
+            harden(d2, a.rerun)
+        r2 = asic_row(d2, sw, n, logq)
+        if r2:
+            asic.append(r2)
+        best, tried = largest_p(n, logq, a.collect_only, a.rerun)
+        search[(n, logq)] = (best, tried)
+        if best and best != d2:
+            rb = asic_row(best, sw, n, logq)
+            if rb:
+                asic.append(rb)
+
+    write(rows, asic, search, sw, device)
+
+
+def write(rows, asic, search, sw, device):
+    REPORTS.mkdir(exist_ok=True)
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    with open(REPORTS / f"{NAME}.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys + ["asic"])
+        w.writeheader()
+        for r in rows:
+            w.writerow({**r, "asic": ""})
+        akeys = list(dict.fromkeys(k for r in asic for k in r))
+        if asic:
+            f.write("\n")
+            w2 = csv.DictWriter(f, fieldnames=akeys)
+            w2.writeheader()
+            w2.writerows(asic)
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    L = [f"# Polynomial multiplication at FHE sizes: the SRAM-backed NTT tile against the SSA paper and NTL", "",
+         "Generated by `make reports` (flow/polymul_reports.py); do not edit. The paper: Millar et al., SSA "
+         "polynomial multiplier in HLS (`../shared/papers/ssa-hls-polymul-millar.txt`); its Tables I, II, III and IV are "
+         "parsed from the text (verif/modmul/millar_tables.py). Our design for a set is `polymul_<n>_<logq>`: the NTT "
+         "tile with coefficients and twiddles in OpenRAM SKY130 SRAM macros, RAM twiddles, BarrettOpt units of k = log q "
+         "bits, P = 2 butterfly units (`_p<P>` for others); q is the largest prime q = 1 (mod 2n) below 2^logq. A product "
+         "is NTT(a), NTT(b), PWMUL, INTT; the streams (LOAD a, LOAD b, UNLOAD c: 3N + 5 cycles) are counted in the times "
+         "below, since the software times include reading and writing the coefficients too.", ""]
+
+    L += ["## Cycles per polynomial product, every Table I set", "",
+          "Ours from the tile's cycle formula (checked in simulation by `make test`'s SRAM tiles, and against each "
+          "generated design's manifest); the ideal is (3 (N/2) log2 N + N) / P. The paper's latency is its HLS "
+          "estimate (Table II) and its place-and-route run (Table IV, 256-bit-security sets).", "",
+          "| n | log q | design | ours P = 1 | ours P = 2 | P = 2 / ideal | + streams (P = 2) | paper HLS latency (Table II) | paper P&R latency (Table IV) | paper fmax (MHz) | paper P&R (us) |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        name = f"`{r['design']}`" if r["built"] else "not built: log q > 512 (the generators' largest k)"
+        L.append(f"| {r['n']} | {r['logq']} | {name} | {r['cycles_p1']:,} | {r['cycles_p2']:,} | {r['over_ideal_p2']:.3f}x | "
+                 f"{r['cycles_streams_p2']:,} | {fmt(r.get('paper_hls_latency'), ',')} | {fmt(r.get('paper_pr_latency'), ',')} | "
+                 f"{fmt(r.get('paper_fmax_mhz'))} | {fmt(r.get('paper_pr_us'))} |")
+    worst = max(r["over_ideal_p2"] for r in rows if r["n"] >= 1024)
+    L += ["", f"Largest ratio to the ideal at N >= 1024: {worst:.3f}x at P = 2 "
+          f"(target at most 1.1x: {'met' if worst <= 1.1 else 'missed'}).", ""]
+
+    L += ["## ASIC (SKY130, post-synthesis, tt)", "",
+          "Standard cells from our synthesis; the macros (OpenRAM, black boxes in synthesis) counted apart, with "
+          "their Liberty area. STA times the paths into and out of the macros; the macros have a tt Liberty view only, "
+          "so the ss and ff corners time them with it too (the standard cells take their own corner). Time per product "
+          "at the STA clock (period = tt critical path), streams included. "
+          f"Budget for the largest P: {AREA_BUDGET_UM2 / 1e6:.0f} mm2 of standard cells plus macros.", "",
+          "| design | P | standard cells (mm2) | macros | macro area (mm2) | total (mm2) | critical path tt (ns) | cycles + streams | us per product | NTL (us) | FLINT (us) | speedup over NTL | over FLINT |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in asic:
+        stale = " (a)" if r["stale"] else ""
+        L.append(f"| `{r['design']}`{stale} | {r['p']} | {r['stdcell_um2'] / 1e6:.3f} | {fmt(r['macros'])} | "
+                 f"{r['macro_um2'] / 1e6:.3f} | {(r['stdcell_um2'] + r['macro_um2']) / 1e6:.3f} | {r['critical_path_ns']:.3f} | "
+                 f"{r['cycles_with_streams']:,} | {r['us_per_product']:.1f} | {fmt(r.get('ntl_us'), ',.0f')} | "
+                 f"{fmt(r.get('flint_us'), ',.0f')} | {fmt(r.get('speedup_ntl'), '.1f', 'x')} | {fmt(r.get('speedup_flint'), '.1f', 'x')} |")
+    measured = {(r["n"], r["logq"]) for r in asic}
+    for n, logq in ASIC_SETS:
+        if (n, logq) not in measured:
+            L.append(f"| `{design(n, logq)}` | 2 | absent: not hardened yet (`make harden DESIGN={design(n, logq)}`) |  |  |  |  |  |  |  |  |  |  |")
+    if any(r["stale"] for r in asic):
+        L.append("\n(a) result of older RTL or flow code; rerun `make reports`.")
+    L += [""]
+    for (n, logq), (best, tried) in search.items():
+        L.append(f"- ({n}, {logq}): largest P within {AREA_BUDGET_UM2 / 1e6:.0f} mm2: "
+                 + (f"`{best}`" if best else "none measured") + (f" (synthesized on the way: {', '.join(tried)})" if tried else ""))
+    L += [""]
+
+    L += ["## Speedups against the paper's", ""]
+    if sw:
+        e = sw["environment"]
+        L.append(f"Software measured on this machine: {e.get('cpu_model')} ({e.get('cpu_count')} cores), NTL "
+                 f"{e.get('ntl_version')}, FLINT {e.get('flint_version')}, GMP {e.get('gmp_version')}, {e.get('cxx')}, "
+                 f"{e.get('flags')}; medians of up to {sw.get('reps')} timed products after a warm-up; load average "
+                 f"{e.get('load_average_start')} at the start, {e.get('load_average_end')} at the end; {e.get('date')} "
+                 "(build/sw_baseline/results.json, `make sw-baseline`). The paper's NTL 11.3.2 ran on an AMD A10-7850K "
+                 "at 3.7 GHz.")
+    else:
+        L.append("No software baseline has run on this machine: `make sw-baseline` (results in build/sw_baseline/results.json).")
+    L += [""]
+    for n, logq in ((1024, 19), (4096, 62)):
+        paper = next((r for r in rows if (r["n"], r["logq"]) == (n, logq)), {})
+        ours = [r for r in asic if (r["n"], r["logq"]) == (n, logq)]
+        for r in ours:
+            if "speedup_ntl" in r:
+                L.append(f"- ({n}, {logq}), `{r['design']}` (P = {r['p']}): {r['speedup_ntl']:.1f}x over NTL and "
+                         f"{r['speedup_flint']:.1f}x over FLINT on this machine, against the paper's "
+                         f"{fmt(paper.get('paper_pr_speedup'))}x over NTL (Table IV): ours runs at "
+                         f"{1000 / r['critical_path_ns']:.0f} MHz (STA, no parasitics) against its "
+                         f"{fmt(paper.get('paper_fmax_mhz'))} MHz, takes {r['cycles_with_streams']:,} cycles against its "
+                         f"{fmt(paper.get('paper_pr_latency'), ',')}, and this machine's NTL takes {r['ntl_us']:,.0f} us "
+                         f"against the paper's {fmt(paper.get('paper_ntl_us'), ',')} us.")
+    L += [""]
+
+    L += ["## FPGA", "",
+          f"The paper's Table IV resources as counts of its part ({device.part}: {device.bram18:,} BRAM18, "
+          f"{device.dsp:,} DSP, {device.ff:,} FF, {device.lut:,} LUT):", "",
+          "| n | log q | BRAM18 | DSP | FF | LUT | fmax (MHz) |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "paper_bram18" in r:
+            L.append(f"| {r['n']} | {r['logq']} | {r['paper_bram18']:,} | {r['paper_dsp']:,} | {r['paper_ff']:,} | "
+                     f"{r['paper_lut']:,} | {r['paper_fmax_mhz']} |")
+    L += ["", "Ours on FPGA: absent. The SRAM tiles instantiate the SKY130 macros as black boxes; mapping them to "
+          "block RAM needs a synthesizable model of the macro for Yosys (not written yet).", ""]
+
+    L += [f"Date: {now}. Flow hash {flow_sha256()[:12]}."]
+    (REPORTS / f"{NAME}.md").write_text("\n".join(L) + "\n")
+    plot(rows, asic)
+    print(f"polymul-reports: wrote reports/{NAME}.md, .csv, .png")
+
+
+def plot(rows, asic):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    lab = [f"{r['n']}/{r['logq']}" for r in rows]
+    x = range(len(rows))
+    for key, name, mk in (("paper_pr_us", "paper, FPGA P&R (Table IV)", "s"), ("ntl_us", "NTL, this machine", "o"),
+                          ("flint_us", "FLINT, this machine", "^")):
+        pts = [(i, r[key]) for i, r in enumerate(rows) if r.get(key)]
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=mk, linestyle="", label=name)
+    idx = {(r["n"], r["logq"]): i for i, r in enumerate(rows)}
+    for p, mk in ((2, "D"),):
+        pts = [(idx[(r["n"], r["logq"])], r["us_per_product"]) for r in asic if r["p"] == p]
+        if pts:
+            ax.plot([q[0] for q in pts], [q[1] for q in pts], marker=mk, linestyle="", label=f"ours, SKY130 tt, P = {p}")
+    pts = [(idx[(r["n"], r["logq"])], r["us_per_product"]) for r in asic if r["p"] != 2]
+    if pts:
+        ax.plot([q[0] for q in pts], [q[1] for q in pts], marker="*", linestyle="", label="ours, largest P within 25 mm2")
+    ax.set_yscale("log")
+    ax.set_xticks(list(x), lab, rotation=60, fontsize=8)
+    ax.set_xlabel("Table I set (n / log q)")
+    ax.set_ylabel("us per polynomial product")
+    ax.grid(alpha=.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(REPORTS / f"{NAME}.png", dpi=120)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
