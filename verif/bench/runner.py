@@ -98,4 +98,7 @@ def run_xc7(design: str, ops: int):
     if not netlist.exists():
         raise FileNotFoundError(f"{netlist} is missing: run `make fpga DESIGN={design} TARGET=xc7` first")
     cells = Path(pyosys.__file__).parent / "share" / "xilinx" / "cells_sim.v"
-    run_bench(design, [cells, netlist], kind="xc7", extra_env={"MODFORGE_OPS": str(ops)})
+    tile = json.loads(manifest_path(design).read_text()).get("kind") == "ntt"
+    # An SRAM tile's netlist holds the block RAMs Yosys mapped our FPGA macro model to (flow/fpga.py).
+    run_bench(design, [cells, netlist], kind="xc7", extra_env={"MODFORGE_OPS": str(ops)},
+              test_module="ntt_bench" if tile else "modmul_bench")

@@ -111,3 +111,19 @@ def test_manifest_macros(generated, design):
         total_area += area
     assert m["sram"]["macro_count"] == total_macros
     assert abs(m["sram"]["macro_area_um2"] - total_area) < 0.01
+
+
+@pytest.mark.parametrize("design", ["ntt_16_32_p2_gshoup_sram", "ntt_16_64_p2_k2red_ram_sram"])
+def test_fpga_macro_model(generated, design):
+    """The FPGA flow's synthesizable stand-in for the macros (flow/fpga.py SRAM_FPGA_MODEL, which
+    Yosys maps to block RAM) runs the whole bench on the tile's RTL as the OpenRAM models do."""
+    from fpga import sram_fpga_models
+    rtl = OUT / design / "rtl" / f"{design}.v"
+    work = OUT / design / "fpga_models"
+    work.mkdir(exist_ok=True)
+    models = sram_fpga_models(design, work, rtl.with_suffix(".json"))
+    assert models
+    log = OUT / design / "sim_fpgamodel.log"
+    run_bench(design, [rtl, *models], kind="fpgamodel", test_module="ntt_bench", manifest=rtl.with_suffix(".json"),
+              log_file=log)
+    assert re.search(r"TESTS=\d+ PASS=\d+ FAIL=0", log.read_text())
