@@ -16,9 +16,9 @@ help:
 	@echo "make rtl-all            the 12 designs of the paper's Table 1, the reduction family's table and the NTT tiles"
 	@echo "make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "make test-long          all 12 table designs, 10,000 operations each"
-	@echo "make check-classic      does LibreLane's Classic flow accept the config with this PDK?"
-	@echo "make fpga DESIGN=<d> TARGET=xc7|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
-	@echo "make reports            Table 1, Figures 2-3 and the NTT table in SKY130, the FPGA table -> reports/ (runs missing designs)"
+	@echo "make check-classic [DESIGN=<d>]  does LibreLane's Classic flow accept the config with this PDK? (all table designs without DESIGN)"
+	@echo "make fpga DESIGN=<d> TARGET=xc7|xcup|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
+	@echo "make reports            Table 1, Figures 2-3, the NTT, reduction and polymul tables in SKY130, the FPGA table -> reports/ (runs missing designs)"
 	@echo "make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
 	@echo "make peer               the peer multiplier vlsiffra through our synthesis and STA (VLSIFFRA_DIR=<clone>)"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
@@ -29,7 +29,8 @@ help:
 	@echo "reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
 	@echo "  k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (README)"
 	@echo "bare products: mul_<k>; variants: <design>__<tokens> (p<mask>, t<c>, m<arch>, drc, d<ps>, fa1, ...) and <family>_<k>_fast (README)"
-	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup; _sram: SKY130 SRAM macros (docs/sram_tile.md)"
+	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup; _sram: SKY130 SRAM macros (README)"
+	@echo "polynomial multipliers: polymul_<n>_<logq>[_p<P>] for the SSA paper's Table I sets, e.g. polymul_4096_62 (README)"
 
 setup:
 	@scripts/setup.sh
@@ -102,6 +103,7 @@ reports: rtl-all
 	.venv/bin/python flow/reports.py || status=$$?; \
 	.venv/bin/python flow/ntt_reports.py || status=$$?; \
 	.venv/bin/python flow/reduction_reports.py || status=$$?; \
+	.venv/bin/python flow/polymul_reports.py || status=$$?; \
 	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
 
 # Design-space exploration (README, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
@@ -145,7 +147,7 @@ peer: setup
 
 # The software baseline of the SSA polynomial multiplier (Millar et al., issue 10): the negacyclic
 # product in Z_q[x]/(x^n + 1) with NTL (ZZ_pX) and FLINT (fmpz_mod_poly, nmod_poly), -O2 and the
-# libraries' default settings (docs/sw_baseline.md). SETS=<n>_<logq>,... picks Table I sets (all by
+# libraries' default settings (README, "Polynomial multiplication at FHE sizes"). SETS=<n>_<logq>,... picks Table I sets (all by
 # default); REPS timed products per library and set (default 7; fewer when a set passes ~10 s).
 SW      := $(BUILD)/sw
 SW_CXX  ?= g++

@@ -219,10 +219,48 @@ def main():
             if rb:
                 asic.append(rb)
 
-    write(rows, asic, search, sw, device)
+    # 3. FPGA: UltraScale+ counts (the paper's family) and ECP5 place and route, Table IV's sets
+    fpga = []
+    for n, logq in ASIC_SETS:
+        d = design(n, logq)
+        if not a.collect_only:
+            run_fpga(d)
+        x, e = fpga_result(d, "xcup"), fpga_result(d, "ecp5")
+        mf = manifest(d)
+        if not (x or e) or not mf:
+            continue
+        r = {"design": d, "n": n, "logq": logq, **({f"xcup_{k.lower().replace('/', '_')}": v for k, v in x["resources"].items()} if x else {})}
+        if e:
+            r["ecp5_fits"] = e["fits"]
+            r["ecp5_overflow"] = e.get("overflow")
+            if e["fits"]:
+                u = e["utilization"]
+                r.update(ecp5_comb=u.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u.get("TRELLIS_FF", {}).get("used"),
+                         ecp5_bram=u.get("DP16KD", {}).get("used"), ecp5_mult=u.get("MULT18X18D", {}).get("used"),
+                         ecp5_fmax_mhz=e["fmax_mhz_median"])
+                prod, streams = manifest_cycles(mf)
+                r["ecp5_us_per_product"] = (prod + streams) / e["fmax_mhz_median"]
+                sws = (sw or {}).get("by_set", {}).get((n, logq))
+                if sws:
+                    r["ecp5_speedup_ntl"] = sws["ntl_median_s"] * 1e6 / r["ecp5_us_per_product"]
+                    r["ecp5_speedup_flint"] = sws["flint_median_s"] * 1e6 / r["ecp5_us_per_product"]
+        fpga.append(r)
+
+    write(rows, asic, search, sw, device, fpga)
 
 
-def write(rows, asic, search, sw, device):
+def run_fpga(d):
+    """fpga.py on the design for xcup and ecp5, unless a result of the current RTL exists."""
+    for target in ("xcup", "ecp5"):
+        m = fpga_result(d, target)
+        if m and m.get("rtl_sha256") == rtl_sha256(d):
+            print(f"polymul-reports: {d} {target}: up to date ({m['date']})", flush=True)
+            continue
+        print(f"polymul-reports: {d} {target} ...", flush=True)
+        subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, target])
+
+
+def write(rows, asic, search, sw, device, fpga=()):
     REPORTS.mkdir(exist_ok=True)
     keys = list(dict.fromkeys(k for r in rows for k in r))
     with open(REPORTS / f"{NAME}.csv", "w", newline="") as f:
@@ -322,8 +360,24 @@ def write(rows, asic, search, sw, device):
         if "paper_bram18" in r:
             L.append(f"| {r['n']} | {r['logq']} | {r['paper_bram18']:,} | {r['paper_dsp']:,} | {r['paper_ff']:,} | "
                      f"{r['paper_lut']:,} | {r['paper_fmax_mhz']} |")
-    L += ["", "Ours on FPGA: absent. The SRAM tiles instantiate the SKY130 macros as black boxes; mapping them to "
-          "block RAM needs a synthesizable model of the macro for Yosys (not written yet).", ""]
+    L += ["", "Ours: the same Verilog, each SRAM macro read from the FPGA flow's synthesizable model of it "
+          "(flow/fpga.py; Yosys maps it to block RAM). UltraScale+ counts from `synth_xilinx -family xcup` (no Fmax: "
+          "no open signoff timing for Xilinx parts); ECP5 place and route on an LFE5U-85F with nextpnr (median "
+          "Fmax of 3 seeds), and the time per product and speedups at that Fmax.", "",
+          "| design | xcup BRAM18 | DSP | FF | LUT | ECP5 LUT4 | FF | DP16KD | MULT18 | Fmax (MHz) | us per product | over NTL | over FLINT |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in fpga:
+        if r.get("ecp5_fits") is False:
+            ecp5 = f"does not fit: {r['ecp5_overflow']} |  |  |  |  |  |  |  "
+        else:
+            ecp5 = (f"{fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | {fmt(r.get('ecp5_bram'))} | "
+                    f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')} | {fmt(r.get('ecp5_us_per_product'), ',.1f')} | "
+                    f"{fmt(r.get('ecp5_speedup_ntl'), '.1f', 'x')} | {fmt(r.get('ecp5_speedup_flint'), '.1f', 'x')}")
+        L.append(f"| `{r['design']}` | {fmt(r.get('xcup_bram18'), ',')} | {fmt(r.get('xcup_dsp'), ',')} | "
+                 f"{fmt(r.get('xcup_ff'), ',')} | {fmt(r.get('xcup_lut'), ',')} | {ecp5} |")
+    if not fpga:
+        L.append("| absent: run `make reports` (flow/polymul_reports.py runs flow/fpga.py) |  |  |  |  |  |  |  |  |  |  |  |  |")
+    L += [""]
 
     L += [f"Date: {now}. Flow hash {flow_sha256()[:12]}."]
     (REPORTS / f"{NAME}.md").write_text("\n".join(L) + "\n")
