@@ -322,8 +322,11 @@ def write(rows, asic, search, sw, device, fpga=()):
         L.append("\n(a) result of older RTL or flow code; rerun `make reports`.")
     L += [""]
     for (n, logq), (best, tried) in search.items():
+        smallest = manifest(design(n, logq, 1))
+        why = (f"none: at P = 1 the macros alone take {smallest['sram']['macro_area_um2'] / 1e6:.1f} mm2"
+               if smallest and smallest["sram"]["macro_area_um2"] > AREA_BUDGET_UM2 else "none measured")
         L.append(f"- ({n}, {logq}): largest P within {AREA_BUDGET_UM2 / 1e6:.0f} mm2: "
-                 + (f"`{best}`" if best else "none measured") + (f" (synthesized on the way: {', '.join(tried)})" if tried else ""))
+                 + (f"`{best}`" if best else why) + (f" (synthesized on the way: {', '.join(tried)})" if tried else ""))
     L += [""]
 
     L += ["## Speedups against the paper's", ""]
@@ -353,30 +356,34 @@ def write(rows, asic, search, sw, device, fpga=()):
     L += [""]
 
     L += ["## FPGA", "",
-          f"The paper's Table IV resources as counts of its part ({device.part}: {device.bram18:,} BRAM18, "
-          f"{device.dsp:,} DSP, {device.ff:,} FF, {device.lut:,} LUT):", "",
-          "| n | log q | BRAM18 | DSP | FF | LUT | fmax (MHz) |", "|---|---|---|---|---|---|---|"]
+          "Ours: the same Verilog, each SRAM macro read from the FPGA flow's synthesizable model of it (flow/fpga.py; "
+          "Yosys maps it to block RAM). UltraScale+ counts from `synth_xilinx -family xcup` (no Fmax: no open signoff "
+          f"timing for Xilinx parts), beside the paper's Table IV percentages as counts of its part ({device.part}: "
+          f"{device.bram18:,} BRAM18, {device.dsp:,} DSP, {device.ff:,} FF, {device.lut:,} LUT; a printed whole percentage "
+          "allows about +-0.5% of the total). The paper's design is HLS with two butterflies per cycle; ours is P = 2.", "",
+          "| n | log q | BRAM18 paper | ours | DSP paper | ours | FF paper | ours | LUT paper | ours |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    by_set = {(r["n"], r["logq"]): r for r in fpga}
     for r in rows:
-        if "paper_bram18" in r:
-            L.append(f"| {r['n']} | {r['logq']} | {r['paper_bram18']:,} | {r['paper_dsp']:,} | {r['paper_ff']:,} | "
-                     f"{r['paper_lut']:,} | {r['paper_fmax_mhz']} |")
-    L += ["", "Ours: the same Verilog, each SRAM macro read from the FPGA flow's synthesizable model of it "
-          "(flow/fpga.py; Yosys maps it to block RAM). UltraScale+ counts from `synth_xilinx -family xcup` (no Fmax: "
-          "no open signoff timing for Xilinx parts); ECP5 place and route on an LFE5U-85F with nextpnr (median "
-          "Fmax of 3 seeds), and the time per product and speedups at that Fmax.", "",
-          "| design | xcup BRAM18 | DSP | FF | LUT | ECP5 LUT4 | FF | DP16KD | MULT18 | Fmax (MHz) | us per product | over NTL | over FLINT |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        if "paper_bram18" not in r:
+            continue
+        o = by_set.get((r["n"], r["logq"]), {})
+        L.append(f"| {r['n']} | {r['logq']} | {r['paper_bram18']:,} | {fmt(o.get('xcup_bram18'), ',')} | {r['paper_dsp']:,} | "
+                 f"{fmt(o.get('xcup_dsp'), ',')} | {r['paper_ff']:,} | {fmt(o.get('xcup_ff'), ',')} | {r['paper_lut']:,} | "
+                 f"{fmt(o.get('xcup_lut'), ',')} |")
+    L += ["", "ECP5 (LFE5U-85F, CABGA381): nextpnr place and route out of context, median Fmax of 3 seeds; time per "
+          "product (streams included) and speedups at that Fmax.", "",
+          "| design | LUT4 | FF | DP16KD | MULT18X18D | Fmax (MHz) | us per product | over NTL | over FLINT |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for r in fpga:
         if r.get("ecp5_fits") is False:
-            ecp5 = f"does not fit: {r['ecp5_overflow']} |  |  |  |  |  |  |  "
-        else:
-            ecp5 = (f"{fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | {fmt(r.get('ecp5_bram'))} | "
-                    f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')} | {fmt(r.get('ecp5_us_per_product'), ',.1f')} | "
-                    f"{fmt(r.get('ecp5_speedup_ntl'), '.1f', 'x')} | {fmt(r.get('ecp5_speedup_flint'), '.1f', 'x')}")
-        L.append(f"| `{r['design']}` | {fmt(r.get('xcup_bram18'), ',')} | {fmt(r.get('xcup_dsp'), ',')} | "
-                 f"{fmt(r.get('xcup_ff'), ',')} | {fmt(r.get('xcup_lut'), ',')} | {ecp5} |")
-    if not fpga:
-        L.append("| absent: run `make reports` (flow/polymul_reports.py runs flow/fpga.py) |  |  |  |  |  |  |  |  |  |  |  |  |")
+            L.append(f"| `{r['design']}` | does not fit: {r['ecp5_overflow']} |  |  |  |  |  |  |  |")
+        elif "ecp5_fits" in r:
+            L.append(f"| `{r['design']}` | {fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | {fmt(r.get('ecp5_bram'))} | "
+                     f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')} | {fmt(r.get('ecp5_us_per_product'), ',.1f')} | "
+                     f"{fmt(r.get('ecp5_speedup_ntl'), '.1f', 'x')} | {fmt(r.get('ecp5_speedup_flint'), '.1f', 'x')} |")
+    if not any("ecp5_fits" in r for r in fpga):
+        L.append("| absent: `make reports` runs flow/fpga.py on these designs |  |  |  |  |  |  |  |  |")
     L += [""]
 
     L += [f"Date: {now}. Flow hash {flow_sha256()[:12]}."]
