@@ -54,9 +54,10 @@ object Generate {
         case Nil       =>
       }
     }
-    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}; ${PolymulDesigns.help}"); sys.exit(2) }
+    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}; ${PolymulDesigns.help}; ${intfft.IntFftDesigns.help}"); sys.exit(2) }
     def fail(msg: String) = { System.err.println(s"error: $msg"); sys.exit(2) }
-    val (polyNames, otherNames) = names.partition(j => PolymulDesigns.isPolymul(j._1))
+    val (fftNames, nonFftNames) = names.partition(j => intfft.IntFftDesigns.isIntFft(j._1))
+    val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
     val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
     // --ntt-q / --ntt-psi do not apply: a polymul design's q is its parameter set's.
     val polys = polyNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(fail, identity), o) }
@@ -69,9 +70,11 @@ object Generate {
       (NttDesigns.parse(b, nq, npsi).fold(fail, identity), o, v)
     }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
+    val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parse(n).fold(fail, identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))
+    for ((d, o) <- ffts) intfft.IntFftDesigns.generate(o, d)
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()
       val dir = new File(s"$out/${d.name}/rtl")

@@ -1,0 +1,77 @@
+package modforge.intfft
+
+import spinal.core._
+
+object AdditionRecovery {
+  /** Bits of an adder-tree word z'_i = sum_{u < d/b} z_{i d/b + u} 2^(ub) with z_t < 2^m
+    * (verif/intfft/recovery.py `widths`: ZP_BITS), and of the carry (CARRY_BITS). */
+  def zpBits(g: IntFftParams): Int = (((BigInt(1) << g.m) - 1) * (((BigInt(1) << g.d) - 1) / ((BigInt(1) << g.b) - 1))).bitLength
+  def carryBits(g: IntFftParams): Int = {
+    val zpMax = ((BigInt(1) << g.m) - 1) * (((BigInt(1) << g.d) - 1) / ((BigInt(1) << g.b) - 1))
+    ((zpMax + (BigInt(1) << (g.m - g.b + 2))) >> g.d).bitLength
+  }
+  /** Cycles from `inValid` to the first word: the tree's levels, the load of the chain, its output register. */
+  def latency(g: IntFftParams): Int = g.treeLevels + 2
+}
+
+/** Addition recovery (Cao et al., Eq. 7, Fig. 4; verif/intfft/recovery.py): the k IFFT outputs z_t
+  * (each < p) of one block product become its kb-bit product as kb/d words of d bits, LSB first,
+  * one word per clock.
+  *
+  *  - Fig. 4(i), the two-by-two adder tree, registered at every level: level l + 1 adds adjacent
+  *    entries, e_{l+1,i} = e_{l,2i} + (e_{l,2i+1} << (b 2^l)); log2(d/b) levels (the paper prints
+  *    "d/b levels", notes erratum 7), giving z'_i aligned at bit i d.
+  *  - Fig. 4(ii), the registered carry chain: s_i = z'_i + c_{i-1}, word i = s_i mod 2^d (registered,
+  *    leaves on clock i), c_i = s_i >> d, c_{-1} = 0.
+  *
+  * A new `inValid` may come every kb/d cycles (the chain is busy that long); one arriving earlier
+  * would cut the previous product short, so the block multipliers gate their input (`in_ready`).
+  */
+class AdditionRecovery(val g: IntFftParams) extends Component {
+  val words = g.productWords
+  val io = new Bundle {
+    val inValid = in Bool ()
+    val z = in Vec (UInt(g.m bits), g.k)
+    val outValid = out Bool ()
+    val outLast = out Bool ()
+    val outWord = out UInt (g.d bits)
+  }
+  def latency: Int = AdditionRecovery.latency(g)
+
+  // The tree: the widths grow by one bit per level on top of the shift.
+  var lvl: Seq[UInt] = io.z.toSeq
+  var width = g.b
+  var valid = io.inValid
+  while (width < g.d) {
+    val prev = lvl
+    val w = prev.head.getWidth + width + 1
+    lvl = (0 until prev.length / 2).map(i => RegNext(prev(2 * i).resize(w bits) + (prev(2 * i + 1).resize(w bits) |<< width)))
+    valid = RegNext(valid) init (False)
+    width *= 2
+  }
+  require(lvl.length == words, s"adder tree: ${lvl.length} words, expected kb/d = $words")
+  val zpBits = AdditionRecovery.zpBits(g)
+  val carryBits = AdditionRecovery.carryBits(g)
+
+  // The chain: the tree's words are loaded at once, then shifted out one per clock.
+  val buf = Reg(Vec(UInt(zpBits bits), words))
+  val carry = Reg(UInt(carryBits bits))
+  val running = RegInit(False)
+  val count = Reg(UInt(log2Up(words) bits)) init (0)
+  val sum = buf(0).resize(zpBits + 1 bits) + carry
+  io.outWord := RegNext(sum(g.d - 1 downto 0))
+  io.outValid := RegNext(running) init (False)
+  io.outLast := RegNext(running && count === words - 1) init (False)
+  when(running) {
+    for (i <- 0 until words - 1) buf(i) := buf(i + 1)
+    carry := (sum >> g.d).resize(carryBits bits)
+    count := count + 1
+    when(count === words - 1) { running := False }
+  }
+  when(valid) {
+    for (i <- 0 until words) buf(i) := lvl(i).resize(zpBits bits)
+    carry := 0
+    count := 0
+    running := True
+  }
+}

@@ -1,0 +1,104 @@
+package modforge.intfft
+
+import modforge.{ModforgeSpinal, PreconditionError}
+import spinal.core._
+import java.io.{File, PrintWriter}
+
+/** One block multiplier of the registry: a Table 3 group and an organisation. */
+case class IntFftDesign(g: IntFftParams, org: FftOrganisation) {
+  def name: String = s"intfft_${g.name}_${org.name}"
+  def build(): BlockMultiplier = org match {
+    case FftOrganisation.Parallel  => new ParallelMultiplier(g)
+    case FftOrganisation.Folded(p) => new FoldedMultiplier(g, p)
+  }
+}
+
+/** The Integer-FFT block multipliers in the design registry (docs/intfft.md, "Hardware"):
+  * `intfft_<group>_parallel` (the paper's fully parallel network) and `intfft_<group>_folded_p<P>`
+  * (P butterfly units over banked memory), group in fermat32, general32, fermat64, solinas64
+  * ([[IntFftParams.groups]], Table 3 with the corrected roots).
+  */
+object IntFftDesigns {
+  def isIntFft(name: String): Boolean = name.startsWith("intfft_")
+
+  def help: String =
+    s"valid Integer-FFT multipliers: intfft_<group>_parallel or intfft_<group>_folded_p<P>, group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
+      "P a power of two with 4P <= k (k = 64 for the 32-bit groups, 128 for the 64-bit ones)"
+
+  /** The designs the tests and `make rtl-all`-style lists use. */
+  val table: Seq[String] = IntFftParams.groups.flatMap(g => Seq(s"intfft_${g.name}_parallel", s"intfft_${g.name}_folded_p4"))
+
+  def parse(name: String): Either[String, IntFftDesign] = {
+    val Pattern = """intfft_([a-z0-9]+)_(parallel|folded_p(\d{1,4}))""".r
+    name match {
+      case Pattern(group, _, pStr) =>
+        IntFftParams.group(group) match {
+          case None => Left(s"unknown FFT group '$group' in '$name'; $help")
+          case Some(g) =>
+            if (pStr == null) Right(IntFftDesign(g, FftOrganisation.Parallel))
+            else {
+              val p = pStr.toInt
+              if (p < 1 || (p & (p - 1)) != 0 || 4 * p > g.k) Left(s"'$name': P = $p butterfly units must be a power of two with 4P <= k = ${g.k}; $help")
+              else Right(IntFftDesign(g, FftOrganisation.Folded(p)))
+            }
+        }
+      case _ => Left(s"unknown Integer-FFT multiplier '$name'; $help")
+    }
+  }
+
+  /** Writes `<out>/<design>/rtl/<design>.v` and its manifest. */
+  def generate(out: String, d: IntFftDesign): Unit = {
+    val t0 = System.nanoTime()
+    val dir = new File(s"$out/${d.name}/rtl")
+    dir.mkdirs()
+    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
+      val c = d.build()
+      c.setDefinitionName(d.name)
+      c
+    }
+    writeManifest(new File(dir, s"${d.name}.json"), d, report.toplevel)
+    println(f"rtl: ${d.name}%-28s latency ${report.toplevel.latency}, a pair every ${report.toplevel.issueInterval} cycles -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+  }
+
+  def writeManifest(f: File, d: IntFftDesign, top: BlockMultiplier): Unit = {
+    val g = d.g
+    val ports = top.getAllIo.toSeq.map { p =>
+      s"""    {"name": "${p.getName()}", "dir": "${if (p.isInput) "in" else "out"}", "width": ${p.getBitsWidth}}"""
+    }.mkString(",\n")
+    val (units, folded) = d.org match {
+      case FftOrganisation.Folded(p) =>
+        val s = top.asInstanceOf[FoldedMultiplier].sched
+        (p, s""",\n  "issue_cycles": ${s.issueCycles},\n  "schedule_cycles": ${s.steps.length},\n  "handoff_cycle": ${s.handoff}""")
+      case FftOrganisation.Parallel => (g.k / 2, "")
+    }
+    val w = new PrintWriter(f)
+    w.println(s"""{
+  "design": "${d.name}",
+  "kind": "intfft",
+  "family": "intfft",
+  "title": "Integer-FFT block multiplier (Cao et al.), ${d.org.name}",
+  "group": "${g.name}",
+  "p": "${g.p}",
+  "m": ${g.m},
+  "k": ${g.k},
+  "omega": "${g.omega}",
+  "b": ${g.b},
+  "d": ${g.d},
+  "reducer": "${g.reducer.name}",
+  "organisation": "${d.org match { case FftOrganisation.Parallel => "parallel"; case _ => "folded" }}",
+  "butterfly_units": $units,
+  "block_bits": ${g.blockBits},
+  "product_words": ${g.productWords},
+  "butterfly_latency": ${Butterfly.latency(g)},
+  "pointwise_latency": ${PointwiseUnit.latency(g)},
+  "recovery_latency": ${AdditionRecovery.latency(g)},
+  "latency": ${top.latency},
+  "issue_interval": ${top.issueInterval}$folded,
+  "generator": "SpinalHDL ${Spinal.version}",
+  "ports": [
+$ports
+  ]
+}""")
+    w.close()
+  }
+}
