@@ -29,6 +29,7 @@ help:
 	@echo "reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
 	@echo "  k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (README)"
 	@echo "bare products: mul_<k>; variants: <design>__<tokens> (p<mask>, t<c>, m<arch>, drc, d<ps>, fa1, ...) and <family>_<k>_fast (README)"
+	@echo "Integer-FFT super-size multiplier: intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|schoolbook> (docs/intfft.md, Hardware)"
 	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup; _sram: SKY130 SRAM macros (README)"
 	@echo "polynomial multipliers: polymul_<n>_<logq>[_p<P>] for the SSA paper's Table I sets, e.g. polymul_4096_62 (README)"
 
@@ -81,7 +82,7 @@ test-long: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
-	MODFORGE_NTT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
+	MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
 	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 

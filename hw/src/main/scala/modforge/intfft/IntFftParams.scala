@@ -126,6 +126,9 @@ object IntFftParams {
       Iterator.from(2).map(BigInt(_)).find(g => qs.forall(q => g.modPow((p - 1) / q, p) != 1)).map(g => g.modPow((p - 1) / k, p))
     }
 
+  /** A number as Python's {:g} prints it (256, not 256.0). */
+  private def num(x: Double): String = if (x == math.rint(x)) x.toLong.toString else f"$x%.6g"
+
   /** The checks of verif/intfft/params.py (check_group), same order, same messages. */
   def check(g: IntFftParams): IntFftParams = {
     import g._
@@ -135,9 +138,9 @@ object IntFftParams {
     if (k < 2 || !isPow2(k)) refuse(s"k = $k is not a power of two >= 2; the radix-2 network needs k = 2^n")
     if (b < 1) refuse(s"the digit width b = $b must be >= 1")
     if (d < 1 || (k.toLong * b / 2) % d != 0 || (k.toLong * b) % 2 != 0)
-      refuse(s"the bus width d = $d must divide the block width kb/2 = ${k * b / 2.0}; the paper uses d = kb/16 = ${k * b / 16.0}")
+      refuse(s"the bus width d = $d must divide the block width kb/2 = ${num(k * b / 2.0)}; the paper uses d = kb/16 = ${num(k * b / 16.0)}")
     if (d % b != 0 || !isPow2(d / b))
-      refuse(s"d/b = ${d.toDouble / b} is not a power of two; the two-by-two adder tree of addition recovery sums d/b coefficients per word: choose d = b * 2^j")
+      refuse(s"d/b = ${num(d.toDouble / b)} is not a power of two; the two-by-two adder tree of addition recovery sums d/b coefficients per word: choose d = b * 2^j")
     for (q <- primeFactors(p).toSeq.sorted if (q - 1) % k != 0)
       refuse(s"k = $k does not divide q - 1 for the prime factor q = $q of p: no k-point transform exists modulo p; use a smaller k or another p")
     if (omega.modPow(BigInt(k), p) != 1 || (omega.modPow(BigInt(k / 2), p) - 1).gcd(p) != 1) {

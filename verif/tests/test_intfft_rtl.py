@@ -1,0 +1,89 @@
+"""cocotb tests of the Integer-FFT block multipliers (issue 11, docs/intfft.md "Hardware"), one
+pytest case per design, on the generated Verilog under Icarus (verif/bench/intfft_bench.py).
+
+Every block product is checked against Python's ``x * y`` only (edge operands: 0, all-ones blocks,
+(2^(kb/2) - 1)^2, the top bit squared, one all-ones digit at either end, alternating bits; then
+random blocks, back to back and with idle gaps), with each product's latency and the accept
+spacing against the manifest, and the manifest against the formulas of docs/intfft.md and the
+Python groups (verif/intfft/params.py).
+
+The designs are generated here, in one generator call, into build/intfft_tests/. The fast set
+(make test) is fermat32 in both organisations and solinas64 folded; MODFORGE_INTFFT_LONG=1
+(make test-long) adds the other two moduli (general32, fermat64) in both organisations, the
+64-bit parallel networks and other P, with MODFORGE_INTFFT_OPS = 20 random pairs (default 4).
+The bad-parameter refusals are hw/src/test/scala/modforge/intfft/IntFftParamsSpec.scala.
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+from intfft import params as P
+from runner import BUILD, ROOT, run_bench
+
+OUT = BUILD / "intfft_tests"
+LONG_MODE = os.environ.get("MODFORGE_INTFFT_LONG") == "1"
+
+FAST = ["intfft_fermat32_parallel", "intfft_fermat32_folded_p4", "intfft_solinas64_folded_p4"]
+LONG = [
+    "intfft_general32_parallel", "intfft_general32_folded_p4", "intfft_general32_folded_p2",
+    "intfft_fermat64_parallel", "intfft_fermat64_folded_p4", "intfft_fermat64_folded_p1",
+    "intfft_solinas64_parallel", "intfft_solinas64_folded_p8",
+    "intfft_fermat32_folded_p1", "intfft_fermat32_folded_p16",
+]
+CASES = FAST + (LONG if LONG_MODE else [])
+REDUCER_LATENCY = {"fermat": 2, "solinas": 2, "dhem": 3}   # docs/intfft.md, "Hardware"
+
+
+def rtl(design):
+    return OUT / design / "rtl" / f"{design}.v"
+
+
+@pytest.fixture(scope="session")
+def generated():
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *CASES], cwd=ROOT,
+                   check=True, stdout=subprocess.DEVNULL)
+    return True
+
+
+def manifest(design):
+    return json.loads(rtl(design).with_suffix(".json").read_text())
+
+
+@pytest.mark.parametrize("design", CASES)
+def test_block_products(generated, design):
+    env = {"MODFORGE_INTFFT_OPS": os.environ.get("MODFORGE_INTFFT_OPS", "20" if LONG_MODE else "4")}
+    run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_bench",
+              manifest=rtl(design).with_suffix(".json"), extra_env=env)
+
+
+@pytest.mark.parametrize("design", CASES)
+def test_manifest(generated, design):
+    """The group is the Python golden model's, the cycle counts are the documented formulas."""
+    m = manifest(design)
+    g = P.GROUPS[m["group"]]
+    assert (int(m["p"]), m["k"], int(m["omega"]), m["b"], m["d"], m["reducer"], m["m"]) == \
+        (g.p, g.k, g.omega, g.b, g.d, g.reducer, g.m)
+    assert m["block_bits"] == g.k * g.b // 2 and m["product_words"] == g.k * g.b // g.d
+    red = REDUCER_LATENCY[g.reducer]
+    lb, lpw = red + 2, red + 1                           # butterfly: product, reducer, add/sub; pointwise: product, reducer
+    lrec = (g.d // g.b).bit_length() - 1 + 2             # tree levels, chain load, output register
+    assert (m["butterfly_latency"], m["pointwise_latency"], m["recovery_latency"]) == (lb, lpw, lrec)
+    log2k = g.k.bit_length() - 1
+    if m["organisation"] == "parallel":
+        assert m["latency"] == 1 + 2 * log2k * lb + lpw + lrec
+        assert m["issue_interval"] == m["product_words"]
+    else:
+        units = m["butterfly_units"]
+        assert m["issue_cycles"] == 3 * log2k * g.k // (2 * units) + g.k // units
+        assert m["issue_interval"] == m["handoff_cycle"] + 1
+        assert m["latency"] == 1 + m["handoff_cycle"] + lrec
+        # The schedule only waits where a stage needs results still in the pipeline: at most one
+        # butterfly drain per job boundary.
+        jobs = 3 * log2k + 1
+        assert m["issue_cycles"] <= m["schedule_cycles"] <= m["issue_cycles"] + jobs * (lb + 2)
+    names = {p["name"]: (p["dir"], p["width"]) for p in m["ports"]}
+    assert names == {"clk": ("in", 1), "reset": ("in", 1), "in_valid": ("in", 1), "in_ready": ("out", 1),
+                     "in_x": ("in", m["block_bits"]), "in_y": ("in", m["block_bits"]),
+                     "out_valid": ("out", 1), "out_last": ("out", 1), "out_word": ("out", m["d"])}
