@@ -70,7 +70,7 @@ object Generate {
       (NttDesigns.parse(b, nq, npsi).fold(fail, identity), o, v)
     }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
-    val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parse(n).fold(fail, identity), o) }
+    val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(fail, identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))

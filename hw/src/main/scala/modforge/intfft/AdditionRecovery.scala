@@ -26,15 +26,22 @@ object AdditionRecovery {
   *
   * A new `inValid` may come every kb/d cycles (the chain is busy that long); one arriving earlier
   * would cut the previous product short, so the block multipliers gate their input (`in_ready`).
+  *
+  * `wordsPerClock` = 2 chains two d-bit adders per clock (words 2c and 2c + 1 on `outWords` in
+  * clock c, kb/(2d) clocks a product): what the block-schoolbook controller needs to take one block
+  * product every kb/(2d) = 8 clocks, the paper's rate (Step 1 reads a block in 8 bus clocks), at
+  * the price of a carry path through two adders.
   */
-class AdditionRecovery(val g: IntFftParams) extends Component {
+class AdditionRecovery(val g: IntFftParams, val wordsPerClock: Int = 1) extends Component {
+  require(wordsPerClock == 1 || wordsPerClock == 2, s"addition recovery: wordsPerClock = $wordsPerClock, 1 or 2")
   val words = g.productWords
+  val clocks = words / wordsPerClock
   val io = new Bundle {
     val inValid = in Bool ()
     val z = in Vec (UInt(g.m bits), g.k)
     val outValid = out Bool ()
     val outLast = out Bool ()
-    val outWord = out UInt (g.d bits)
+    val outWords = out Vec (UInt(g.d bits), wordsPerClock)
   }
   def latency: Int = AdditionRecovery.latency(g)
 
@@ -57,16 +64,20 @@ class AdditionRecovery(val g: IntFftParams) extends Component {
   val buf = Reg(Vec(UInt(zpBits bits), words))
   val carry = Reg(UInt(carryBits bits))
   val running = RegInit(False)
-  val count = Reg(UInt(log2Up(words) bits)) init (0)
-  val sum = buf(0).resize(zpBits + 1 bits) + carry
-  io.outWord := RegNext(sum(g.d - 1 downto 0))
+  val count = Reg(UInt(log2Up(clocks) bits)) init (0)
+  // s_i = z'_i + c_{i-1}: one or two links of the chain this clock.
+  val sums = (0 until wordsPerClock).scanLeft((null: UInt, carry.resize(carryBits bits))) { case ((_, c), i) =>
+    val s = buf(i).resize(zpBits + 1 bits) + c
+    (s, (s >> g.d).resize(carryBits bits))
+  }.tail
+  for (i <- 0 until wordsPerClock) io.outWords(i) := RegNext(sums(i)._1(g.d - 1 downto 0))
   io.outValid := RegNext(running) init (False)
-  io.outLast := RegNext(running && count === words - 1) init (False)
+  io.outLast := RegNext(running && count === clocks - 1) init (False)
   when(running) {
-    for (i <- 0 until words - 1) buf(i) := buf(i + 1)
-    carry := (sum >> g.d).resize(carryBits bits)
+    for (i <- 0 until words - wordsPerClock) buf(i) := buf(i + wordsPerClock)
+    carry := sums.last._2
     count := count + 1
-    when(count === words - 1) { running := False }
+    when(count === clocks - 1) { running := False }
   }
   when(valid) {
     for (i <- 0 until words) buf(i) := lvl(i).resize(zpBits bits)

@@ -147,5 +147,5 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   rec.io.z := r
   out_valid := rec.io.outValid
   out_last := rec.io.outLast
-  out_word := rec.io.outWord
+  out_word := rec.io.outWords(0)
 }

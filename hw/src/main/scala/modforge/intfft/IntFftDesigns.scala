@@ -13,6 +13,11 @@ case class IntFftDesign(g: IntFftParams, org: FftOrganisation) {
   }
 }
 
+/** The block-schoolbook controller of a group around its parallel block multiplier (part B). */
+case class SchoolbookDesign(g: IntFftParams) {
+  def name: String = s"intfft_${g.name}_schoolbook"
+}
+
 /** The Integer-FFT block multipliers in the design registry (docs/intfft.md, "Hardware"):
   * `intfft_<group>_parallel` (the paper's fully parallel network) and `intfft_<group>_folded_p<P>`
   * (P butterfly units over banked memory), group in fermat32, general32, fermat64, solinas64
@@ -22,15 +27,23 @@ object IntFftDesigns {
   def isIntFft(name: String): Boolean = name.startsWith("intfft_")
 
   def help: String =
-    s"valid Integer-FFT multipliers: intfft_<group>_parallel or intfft_<group>_folded_p<P>, group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
+    s"valid Integer-FFT designs: intfft_<group>_parallel or intfft_<group>_folded_p<P> (block multipliers), intfft_<group>_schoolbook (the controller), group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
       "P a power of two with 4P <= k (k = 64 for the 32-bit groups, 128 for the 64-bit ones)"
 
   /** The designs the tests and `make rtl-all`-style lists use. */
   val table: Seq[String] = IntFftParams.groups.flatMap(g => Seq(s"intfft_${g.name}_parallel", s"intfft_${g.name}_folded_p4"))
 
-  def parse(name: String): Either[String, IntFftDesign] = {
+  def parse(name: String): Either[String, IntFftDesign] = parseAny(name).flatMap {
+    case d: IntFftDesign => Right(d)
+    case d => Left(s"'$name' is not a block multiplier; $help")
+  }
+
+  /** A block multiplier ([[IntFftDesign]]) or a schoolbook controller ([[SchoolbookDesign]]). */
+  def parseAny(name: String): Either[String, Product] = {
     val Pattern = """intfft_([a-z0-9]+)_(parallel|folded_p(\d{1,4}))""".r
+    val School = """intfft_([a-z0-9]+)_schoolbook""".r
     name match {
+      case School(group) => IntFftParams.group(group).map(SchoolbookDesign).toRight(s"unknown FFT group '$group' in '$name'; $help")
       case Pattern(group, _, pStr) =>
         IntFftParams.group(group) match {
           case None => Left(s"unknown FFT group '$group' in '$name'; $help")
@@ -44,6 +57,58 @@ object IntFftDesigns {
         }
       case _ => Left(s"unknown Integer-FFT multiplier '$name'; $help")
     }
+  }
+
+  def generate(out: String, d: Product): Unit = d match {
+    case b: IntFftDesign => generate(out, b)
+    case s: SchoolbookDesign => generateSchoolbook(out, s)
+  }
+
+  def generateSchoolbook(out: String, d: SchoolbookDesign): Unit = {
+    val t0 = System.nanoTime()
+    val dir = new File(s"$out/${d.name}/rtl")
+    dir.mkdirs()
+    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
+      val c = new SchoolbookController(d.g)
+      c.setDefinitionName(d.name)
+      c
+    }
+    val top = report.toplevel
+    val g = d.g
+    val ports = top.getAllIo.toSeq.map { p =>
+      s"""    {"name": "${p.getName()}", "dir": "${if (p.isInput) "in" else "out"}", "width": ${p.getBitsWidth}}"""
+    }.mkString(",\n")
+    val w = new PrintWriter(new File(dir, s"${d.name}.json"))
+    w.println(s"""{
+  "design": "${d.name}",
+  "kind": "intfft_schoolbook",
+  "family": "intfft",
+  "title": "Integer-FFT super-size multiplier: block-schoolbook controller (Cao et al., Steps 1-3.3)",
+  "group": "${g.name}",
+  "p": "${g.p}",
+  "m": ${g.m},
+  "k": ${g.k},
+  "omega": "${g.omega}",
+  "b": ${g.b},
+  "d": ${g.d},
+  "reducer": "${g.reducer.name}",
+  "block_bits": ${g.blockBits},
+  "words_per_block": ${top.W},
+  "addr_bits": ${top.addrBits},
+  "block_count_bits": ${top.blockBits},
+  "read_latency": 1,
+  "paper_latency": ${SchoolbookController.paperLatency(g)},
+  "multiplier_latency": ${top.mul.latency},
+  "latency_pad": ${top.pad},
+  "first_write_cycle": ${top.t0},
+  "cycles": "W + L + W Bx By + W",
+  "generator": "SpinalHDL ${Spinal.version}",
+  "ports": [
+$ports
+  ]
+}""")
+    w.close()
+    println(f"rtl: ${d.name}%-28s first write at clock ${top.t0}, pad ${top.pad} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
   /** Writes `<out>/<design>/rtl/<design>.v` and its manifest. */

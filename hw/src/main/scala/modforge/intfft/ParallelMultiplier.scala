@@ -13,9 +13,11 @@ import spinal.lib.Delay
   * Huge at k = 64 and 128 (3 k/2 log2 k butterflies); the notes (section 2.7) call the 64-bit
   * versions impractical, as the paper does its own.
   */
-class ParallelMultiplier(g: IntFftParams) extends BlockMultiplier(g) {
+class ParallelMultiplier(g: IntFftParams, val wordsPerClock: Int = 1) extends BlockMultiplier(g) {
   def organisation: FftOrganisation = FftOrganisation.Parallel
-  def issueInterval: Int = g.productWords
+  def issueInterval: Int = g.productWords / wordsPerClock
+  /** With `wordsPerClock` = 2 (the schoolbook controller's), word 2c + 1 of clock c (word 2c on `out_word`). */
+  val out_word1 = (wordsPerClock == 2) generate (out UInt (g.d bits))
   in_ready := issueGate(issueInterval)
   val accept = in_valid && in_ready
 
@@ -33,12 +35,13 @@ class ParallelMultiplier(g: IntFftParams) extends BlockMultiplier(g) {
   }
   val inv = new ParallelFft(g, inverse = true)
   for (t <- 0 until g.k) inv.io.x(t) := pw(t).io.y
-  val rec = new AdditionRecovery(g)
+  val rec = new AdditionRecovery(g, wordsPerClock)
   val coreLatency: Int = fx.latency + pw.head.latency + inv.latency
   rec.io.inValid := Delay(valid0, coreLatency, init = False)
   rec.io.z := inv.io.y
   out_valid := rec.io.outValid
   out_last := rec.io.outLast
-  out_word := rec.io.outWord
+  out_word := rec.io.outWords(0)
+  if (wordsPerClock == 2) out_word1 := rec.io.outWords(1)
   def latency: Int = 1 + coreLatency + rec.latency
 }
