@@ -32,6 +32,12 @@ LONG = [
     "intfft_solinas64_parallel", "intfft_solinas64_folded_p8",
     "intfft_fermat32_folded_p1", "intfft_fermat32_folded_p16",
 ]
+# Part B: the block-schoolbook controller (verif/bench/intfft_schoolbook_bench.py), whole
+# multiplications against x * y, the cycle count against W + L + W Bx By + W = Eq. (12) + 16 Bx and
+# every write's clock against schoolbook.py's schedule. make test: fermat32 with 2000-bit operands
+# (Bx = By = 8); make test-long: all four groups with 10^4-bit operands.
+SCHOOLBOOK = ["intfft_fermat32_schoolbook"] + (
+    ["intfft_general32_schoolbook", "intfft_fermat64_schoolbook", "intfft_solinas64_schoolbook"] if LONG_MODE else [])
 CASES = FAST + (LONG if LONG_MODE else [])
 REDUCER_LATENCY = {"fermat": 2, "solinas": 2, "dhem": 3}   # docs/intfft.md, "Hardware"
 
@@ -42,7 +48,7 @@ def rtl(design):
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *CASES], cwd=ROOT,
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *CASES, *SCHOOLBOOK], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
     return True
 
@@ -87,3 +93,28 @@ def test_manifest(generated, design):
     assert names == {"clk": ("in", 1), "reset": ("in", 1), "in_valid": ("in", 1), "in_ready": ("out", 1),
                      "in_x": ("in", m["block_bits"]), "in_y": ("in", m["block_bits"]),
                      "out_valid": ("out", 1), "out_last": ("out", 1), "out_word": ("out", m["d"])}
+
+
+@pytest.mark.parametrize("design", SCHOOLBOOK)
+def test_schoolbook_multiplications(generated, design):
+    env = {"MODFORGE_SCHOOLBOOK_BITS": os.environ.get("MODFORGE_SCHOOLBOOK_BITS", "10000" if LONG_MODE else "2000")}
+    run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_schoolbook_bench",
+              manifest=rtl(design).with_suffix(".json"), extra_env=env)
+
+
+@pytest.mark.parametrize("design", SCHOOLBOOK)
+def test_schoolbook_manifest(generated, design):
+    """L = 2 N_F log2 k + N_PW + N_AR with the paper's 8s; the block multiplier's latency padded to L - W."""
+    m = manifest(design)
+    g = P.GROUPS[m["group"]]
+    log2k = g.k.bit_length() - 1
+    w = g.k * g.b // (2 * g.d)
+    assert m["words_per_block"] == w == 8
+    assert m["paper_latency"] == 16 * log2k + 16
+    assert m["first_write_cycle"] == w + m["paper_latency"]
+    red = REDUCER_LATENCY[g.reducer]
+    assert m["multiplier_latency"] == 1 + 2 * log2k * (red + 2) + (red + 1) + (g.d // g.b).bit_length() - 1 + 2
+    assert m["latency_pad"] == m["paper_latency"] - w - m["multiplier_latency"] >= 0
+    names = {p["name"] for p in m["ports"]}
+    assert {f"rd{i}_{s}" for i in (1, 2, 3) for s in ("en", "addr", "data")} <= names
+    assert {"wr_en", "wr_addr", "wr_data", "cmd_valid", "cmd_ready", "done", "busy"} <= names
