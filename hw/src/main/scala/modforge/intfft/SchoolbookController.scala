@@ -46,13 +46,13 @@ object SchoolbookController {
 class SchoolbookController(val g: IntFftParams, val addrBits: Int = 24, val blockBits: Int = 16) extends Component {
   import g.d
   val W: Int = g.productWords / 2
-  require(W == 8 || W >= 2, s"W = kb/(2d) = $W")
+  require(W >= 2 && (W & (W - 1)) == 0, s"schoolbook controller: W = kb/(2d) = $W words per block must be a power of two >= 2")
   val wBits: Int = log2Up(W)
 
   val cmd_valid = in Bool ()
   val cmd_ready = out Bool ()
   val cmd_x_base, cmd_y_base, cmd_z_base = in UInt (addrBits bits)
-  val cmd_bx, cmd_by = in UInt (blockBits bits)
+  val cmd_bx, cmd_by = in UInt (blockBits bits) // at least 1 each
   val rd1_en, rd2_en, rd3_en = out Bool ()
   val rd1_addr, rd2_addr, rd3_addr = out UInt (addrBits bits)
   val rd1_data, rd2_data, rd3_data = in UInt (d bits)
@@ -83,7 +83,7 @@ class SchoolbookController(val g: IntFftParams, val addrBits: Int = 24, val bloc
   }
 
   /** Counters over (i, j, u) in Step 3.3's order; `last` on the last word of the last pair. */
-  case class Walk(name: String) {
+  case class Walk() {
     val i, j = Reg(UInt(blockBits bits)) init (0)
     val u = Reg(UInt(wBits bits)) init (0)
     val active = RegInit(False)
@@ -101,7 +101,7 @@ class SchoolbookController(val g: IntFftParams, val addrBits: Int = 24, val bloc
   }
 
   // ---- Step 1: reads on buses 1 and 2, the pair into the multiplier ----
-  val rd = Walk("rd")
+  val rd = Walk()
   rd.step()
   when(start) { rd.begin() }
   rd1_en := rd.active; rd1_addr := xBase + (rd.i << wBits).resize(addrBits) + rd.u
@@ -137,7 +137,7 @@ class SchoolbookController(val g: IntFftParams, val addrBits: Int = 24, val bloc
   }
 
   // ---- Step 3: read-back on bus 3 one clock before each write, the writes, the flush ----
-  val pre = Walk("pre")
+  val pre = Walk()
   val preFlush = RegInit(False)
   val preFlushU = Reg(UInt(wBits bits)) init (0)
   pre.step()
