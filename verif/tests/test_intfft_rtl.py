@@ -38,6 +38,12 @@ LONG = [
 # (Bx = By = 8); make test-long: all four groups with 10^4-bit operands.
 SCHOOLBOOK = ["intfft_fermat32_schoolbook"] + (
     ["intfft_general32_schoolbook", "intfft_fermat64_schoolbook", "intfft_solinas64_schoolbook"] if LONG_MODE else [])
+# Part C: the super-size Barrett reduction mod A0 (verif/bench/intfft_barrett_bench.py; Eqs. 9-11):
+# random and edge x mod a random A0, against Python's x % A0, and the cycle count against
+# pass1 + 1 + pass2 + sub_words + 1. make test: fermat32, a 2000-bit A0, gamma = 64; make test-long:
+# + the Toy-scale sizes (MODFORGE_BARRETT_PHI, default 20000 bits here: Toy's phi = 160,000 costs
+# ~10^4 clocks a reduction) on fermat32 and solinas64, and CMNT encryption (intfft_cmnt_bench.py).
+BARRETT = ["intfft_fermat32_barrett"] + (["intfft_solinas64_barrett"] if LONG_MODE else [])
 CASES = FAST + (LONG if LONG_MODE else [])
 REDUCER_LATENCY = {"fermat": 2, "solinas": 2, "dhem": 3}   # docs/intfft.md, "Hardware"
 
@@ -48,7 +54,7 @@ def rtl(design):
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *CASES, *SCHOOLBOOK], cwd=ROOT,
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *CASES, *SCHOOLBOOK, *BARRETT], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
     return True
 
@@ -118,3 +124,47 @@ def test_schoolbook_manifest(generated, design):
     names = {p["name"] for p in m["ports"]}
     assert {f"rd{i}_{s}" for i in (1, 2, 3) for s in ("en", "addr", "data")} <= names
     assert {"wr_en", "wr_addr", "wr_data", "cmd_valid", "cmd_ready", "done", "busy"} <= names
+
+
+@pytest.mark.parametrize("design", BARRETT)
+def test_barrett_reductions(generated, design):
+    env = {"MODFORGE_BARRETT_PHI": os.environ.get("MODFORGE_BARRETT_PHI", "20000" if LONG_MODE else "2000"),
+           "MODFORGE_BARRETT_RUNS": os.environ.get("MODFORGE_BARRETT_RUNS", "4" if LONG_MODE else "2")}
+    run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_barrett_bench",
+              manifest=rtl(design).with_suffix(".json"), extra_env=env)
+
+
+@pytest.mark.skipif(not LONG_MODE, reason="make test-long (MODFORGE_INTFFT_LONG=1)")
+@pytest.mark.parametrize("design", BARRETT)
+def test_cmnt_encryption(generated, design):
+    """Eq. (1) at CMNT Toy[phi=MODFORGE_CMNT_PHI, theta=MODFORGE_CMNT_THETA] (delta, rho kept)."""
+    env = {"MODFORGE_CMNT_PHI": os.environ.get("MODFORGE_CMNT_PHI", "2000"),
+           "MODFORGE_CMNT_THETA": os.environ.get("MODFORGE_CMNT_THETA", "3")}
+    run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_cmnt_bench",
+              manifest=rtl(design).with_suffix(".json"), extra_env=env, log_file=None)
+
+
+def test_barrett_refuses_a0_without_beta():
+    """Eq. (10) gives no usable beta for a 1- or 2-bit A0 (phi + beta < 0): the bench's precompute,
+    which holds A0, refuses it naming the condition; so are A0 < 2 and alpha <= gamma."""
+    from intfft.barrett import BarrettParamError
+    from intfft_barrett_bench import barrett_command
+    g = P.GROUPS["fermat32"]
+    for A0 in (2, 3):
+        with pytest.raises(BarrettParamError, match=r"Eq. \(10\) gives no usable beta .* phi \+ beta = -?\d+ < 0"):
+            barrett_command(A0, 8, g)
+    with pytest.raises(BarrettParamError, match="must be >= 2"):
+        barrett_command(1, 8, g)
+    with pytest.raises(BarrettParamError, match=r"alpha = \d+ <= gamma"):
+        barrett_command((1 << 40) + 1, 200, g)
+    assert barrett_command(7, 8, g).beta < -2     # 3 bits: the shortest A0 Eq. (10) serves
+
+
+@pytest.mark.parametrize("design", BARRETT)
+def test_barrett_manifest(generated, design):
+    m = manifest(design)
+    g = P.GROUPS[m["group"]]
+    assert (m["d"], m["k"], m["b"], m["write_buses"]) == (g.d, g.k, g.b, 2)
+    names = {p["name"] for p in m["ports"]}
+    assert {"wr2_en", "wr2_addr", "wr2_data", "y_is_y1", "cmd_mul_only", "cmd_x_hi_base", "cmd_q_hi_base",
+            "cmd_sub_words", "cmd_top_bits", "done"} <= names

@@ -18,6 +18,11 @@ case class SchoolbookDesign(g: IntFftParams) {
   def name: String = s"intfft_${g.name}_schoolbook"
 }
 
+/** The super-size Barrett reduction mod A0 around the group's schoolbook controller (part C). */
+case class BarrettDesign(g: IntFftParams) {
+  def name: String = s"intfft_${g.name}_barrett"
+}
+
 /** The Integer-FFT block multipliers in the design registry (docs/intfft.md, "Hardware"):
   * `intfft_<group>_parallel` (the paper's fully parallel network) and `intfft_<group>_folded_p<P>`
   * (P butterfly units over banked memory), group in fermat32, general32, fermat64, solinas64
@@ -27,7 +32,7 @@ object IntFftDesigns {
   def isIntFft(name: String): Boolean = name.startsWith("intfft_")
 
   def help: String =
-    s"valid Integer-FFT designs: intfft_<group>_parallel or intfft_<group>_folded_p<P> (block multipliers), intfft_<group>_schoolbook (the controller), group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
+    s"valid Integer-FFT designs: intfft_<group>_parallel or intfft_<group>_folded_p<P> (block multipliers), intfft_<group>_schoolbook (the controller), intfft_<group>_barrett (the super-size Barrett reduction mod A0), group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
       "P a power of two with 4P <= k (k = 64 for the 32-bit groups, 128 for the 64-bit ones)"
 
   /** The designs the tests and `make rtl-all`-style lists use. */
@@ -42,7 +47,9 @@ object IntFftDesigns {
   def parseAny(name: String): Either[String, Product] = {
     val Pattern = """intfft_([a-z0-9]+)_(parallel|folded_p(\d{1,4}))""".r
     val School = """intfft_([a-z0-9]+)_schoolbook""".r
+    val Barrett = """intfft_([a-z0-9]+)_barrett""".r
     name match {
+      case Barrett(group) => IntFftParams.group(group).map(BarrettDesign).toRight(s"unknown FFT group '$group' in '$name'; $help")
       case School(group) => IntFftParams.group(group).map(SchoolbookDesign).toRight(s"unknown FFT group '$group' in '$name'; $help")
       case Pattern(group, _, pStr) =>
         IntFftParams.group(group) match {
@@ -62,6 +69,54 @@ object IntFftDesigns {
   def generate(out: String, d: Product): Unit = d match {
     case b: IntFftDesign => generate(out, b)
     case s: SchoolbookDesign => generateSchoolbook(out, s)
+    case b: BarrettDesign => generateBarrett(out, b)
+  }
+
+  def generateBarrett(out: String, d: BarrettDesign): Unit = {
+    val t0 = System.nanoTime()
+    val dir = new File(s"$out/${d.name}/rtl")
+    dir.mkdirs()
+    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
+      val c = new SuperBarrett(d.g)
+      c.setDefinitionName(d.name)
+      c
+    }
+    val top = report.toplevel
+    val g = d.g
+    val ports = top.getAllIo.toSeq.map { p =>
+      s"""    {"name": "${p.getName()}", "dir": "${if (p.isInput) "in" else "out"}", "width": ${p.getBitsWidth}}"""
+    }.mkString(",\n")
+    val w = new PrintWriter(new File(dir, s"${d.name}.json"))
+    w.println(s"""{
+  "design": "${d.name}",
+  "kind": "intfft_barrett",
+  "family": "intfft",
+  "title": "Integer-FFT super-size multiplier: super-size Barrett reduction mod A0 (Cao et al., Eqs. 9-11)",
+  "group": "${g.name}",
+  "p": "${g.p}",
+  "m": ${g.m},
+  "k": ${g.k},
+  "omega": "${g.omega}",
+  "b": ${g.b},
+  "d": ${g.d},
+  "reducer": "${g.reducer.name}",
+  "block_bits": ${g.blockBits},
+  "words_per_block": ${top.sb.W},
+  "addr_bits": ${top.addrBits},
+  "block_count_bits": ${top.blockBits},
+  "read_latency": 1,
+  "paper_latency": ${SchoolbookController.paperLatency(g)},
+  "multiplier_latency": ${top.sb.mul.latency},
+  "latency_pad": ${top.sb.pad},
+  "cycles": "pass1 + 1 + pass2 + sub_words + 1, passN = W + L + W Bx By + W",
+  "write_buses": 2,
+  "generator": "SpinalHDL ${Spinal.version}",
+  "ports": [
+$ports
+  ]
+}""")
+    w.close()
+    println(f"rtl: ${d.name}%-28s -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
   def generateSchoolbook(out: String, d: SchoolbookDesign): Unit = {
