@@ -28,11 +28,12 @@ async def cmnt_encryption(dut):
     C is checked against Eq. (1) with Python integers.
     """
     from intfft.encrypt import gamma_for, scaled
-    from intfft.paper_tables import scheme_groups
+    from intfft.params import scheme_groups
     tb = await started(dut)
     g, W = tb.g, tb.W
     rng = random.Random(env_int("MODFORGE_SEED", 1) + 7)
-    grp = scaled(scheme_groups()["CMNT"]["Toy"], phi=env_int("MODFORGE_CMNT_PHI", 1000),
+    toy = next(s for s in scheme_groups() if (s.scheme, s.name) == ("CMNT", "Toy"))
+    grp = scaled(toy, phi=env_int("MODFORGE_CMNT_PHI", 1000),
                  theta=env_int("MODFORGE_CMNT_THETA", 2))
     phi, theta, delta, rho = grp.phi, grp.theta, grp.delta, grp.rho
     A0 = rng.getrandbits(phi) | (1 << (phi - 1)) | 1

@@ -41,8 +41,8 @@ SCHOOLBOOK = ["intfft_fermat32_schoolbook"] + (
 # Part C: the super-size Barrett reduction mod A0 (verif/bench/intfft_barrett_bench.py; Eqs. 9-11):
 # random and edge x mod a random A0, against Python's x % A0, and the cycle count against
 # pass1 + 1 + pass2 + sub_words + 1. make test: fermat32, a 2000-bit A0, gamma = 64; make test-long:
-# + the Toy-scale sizes (MODFORGE_BARRETT_PHI, default 20000 bits here: Toy's phi = 160,000 costs
-# ~10^4 clocks a reduction) on fermat32 and solinas64, and CMNT encryption (intfft_cmnt_bench.py).
+# + 20000-bit and Toy-scale (phi = 160,000) A0 on fermat32 and solinas64, and CMNT encryption
+# (intfft_cmnt_bench.py) on fermat32.
 BARRETT = ["intfft_fermat32_barrett"] + (["intfft_solinas64_barrett"] if LONG_MODE else [])
 CASES = FAST + (LONG if LONG_MODE else [])
 REDUCER_LATENCY = {"fermat": 2, "solinas": 2, "dhem": 3}   # docs/intfft.md, "Hardware"
@@ -126,22 +126,28 @@ def test_schoolbook_manifest(generated, design):
     assert {"wr_en", "wr_addr", "wr_data", "cmd_valid", "cmd_ready", "done", "busy"} <= names
 
 
-@pytest.mark.parametrize("design", BARRETT)
-def test_barrett_reductions(generated, design):
-    env = {"MODFORGE_BARRETT_PHI": os.environ.get("MODFORGE_BARRETT_PHI", "20000" if LONG_MODE else "2000"),
-           "MODFORGE_BARRETT_RUNS": os.environ.get("MODFORGE_BARRETT_RUNS", "4" if LONG_MODE else "2")}
+# (design, A0 bits phi, random reductions, edge cases too): the Toy-scale runs use Toy's phi =
+# 160,000 (Table 1, CMNT Toy) with one random reduction each (~10^4 clocks on fermat32).
+BARRETT_RUNS = [("intfft_fermat32_barrett", 2000, 2, 1)] + ([
+    ("intfft_fermat32_barrett", 20000, 4, 1), ("intfft_fermat32_barrett", 160000, 1, 0),
+    ("intfft_solinas64_barrett", 20000, 2, 1), ("intfft_solinas64_barrett", 160000, 1, 0)] if LONG_MODE else [])
+
+
+@pytest.mark.parametrize("design,phi,runs,edges", BARRETT_RUNS)
+def test_barrett_reductions(generated, design, phi, runs, edges):
+    env = {"MODFORGE_BARRETT_PHI": str(phi), "MODFORGE_BARRETT_RUNS": str(runs), "MODFORGE_BARRETT_EDGES": str(edges)}
     run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_barrett_bench",
               manifest=rtl(design).with_suffix(".json"), extra_env=env)
 
 
 @pytest.mark.skipif(not LONG_MODE, reason="make test-long (MODFORGE_INTFFT_LONG=1)")
-@pytest.mark.parametrize("design", BARRETT)
+@pytest.mark.parametrize("design", ["intfft_fermat32_barrett"])
 def test_cmnt_encryption(generated, design):
     """Eq. (1) at CMNT Toy[phi=MODFORGE_CMNT_PHI, theta=MODFORGE_CMNT_THETA] (delta, rho kept)."""
     env = {"MODFORGE_CMNT_PHI": os.environ.get("MODFORGE_CMNT_PHI", "2000"),
            "MODFORGE_CMNT_THETA": os.environ.get("MODFORGE_CMNT_THETA", "3")}
     run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_cmnt_bench",
-              manifest=rtl(design).with_suffix(".json"), extra_env=env, log_file=None)
+              manifest=rtl(design).with_suffix(".json"), extra_env=env)
 
 
 def test_barrett_refuses_a0_without_beta():
