@@ -18,7 +18,7 @@ help:
 	@echo "make test-long          all 12 table designs, 10,000 operations each"
 	@echo "make check-classic [DESIGN=<d>]  does LibreLane's Classic flow accept the config with this PDK? (all table designs without DESIGN)"
 	@echo "make fpga DESIGN=<d> TARGET=xc7|xcup|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
-	@echo "make reports            Table 1, Figures 2-3, the NTT, reduction and polymul tables in SKY130, the FPGA table -> reports/ (runs missing designs)"
+	@echo "make reports            Table 1, Figures 2-3, the NTT, reduction, polymul and intfft tables in SKY130, the FPGA table -> reports/ (runs missing designs)"
 	@echo "make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
 	@echo "make peer               the peer multiplier vlsiffra through our synthesis and STA (VLSIFFRA_DIR=<clone>)"
 	@echo "make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
@@ -105,6 +105,7 @@ reports: rtl-all
 	.venv/bin/python flow/ntt_reports.py || status=$$?; \
 	.venv/bin/python flow/reduction_reports.py || status=$$?; \
 	.venv/bin/python flow/polymul_reports.py || status=$$?; \
+	.venv/bin/python flow/intfft_reports.py || status=$$?; \
 	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
 
 # Design-space exploration (README, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.

@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""The integer-FHE super-size multiplier (Cao et al., issue 11): reports/intfft_table.md (+ .csv),
+the paper's Table 6 recomputed from Eq. (12), the same model at our measured clocks, our FPGA and
+ASIC figures beside the paper's Table 4, and the GMP software baseline (docs/intfft.md).
+
+    flow/intfft_reports.py [--collect-only] [--rerun]
+
+1. Table 6, all 32 hardware cells: N_mult * Eq12(n_x = delta in whole kb/2 blocks, n_y = phi) / f
+   with the paper's Table 5 frequencies (verif/intfft/latency.py), beside the printed cells parsed
+   from the text (never retyped); the general-modulus rows also with b = 8, d = 32 (the notes).
+2. The same model at our clock for each configuration that has a measurement: the tt critical path
+   of flow/harden.py (build/<d>/harden/metrics.json critical_path_ns) and the ECP5 median Fmax of
+   flow/fpga.py (build/<d>/fpga/ecp5/metrics.json fmax_mhz_median); else "absent" with the command.
+   Two cycle counts per multiplication: Eq. (12) (the paper's schedule), and our schoolbook RTL's
+   W + L + W Bx By + W = Eq. (12) + 16 Bx (checked by the cocotb benches) for the parallel block
+   multiplier, or, for a folded one (no controller built for it), the estimate Bx By II + latency + W
+   (one pair per issue interval II, manifest).
+3. FPGA: flow/fpga.py xc7 counts (LUT, FF, DSP) of intfft_fermat32_parallel and the folded_p4 of
+   all four moduli beside Table 4 (parsed) and the XC7VX980T's capacity (its header; intfft/fpga.py),
+   with which fit; ECP5 place and route of the folded ones. ASIC: flow/harden.py area and critical
+   path of the folded multiplier per modulus.
+4. GMP (flow/intfft_baseline.py's build/intfft_baseline/results.json) at the eight CMNT/CNT
+   groups, with its CPU, against the modelled hardware times (speedup = software / hardware).
+
+Without --collect-only, the flows run for a design only when its result is missing or was made
+from other RTL (harden: also other flow code): flow/harden.py, flow/fpga.py <d> xc7|ecp5; RTL is
+generated first where missing. --collect-only never runs anything and reports what exists.
+"""
+import argparse
+import csv
+import datetime
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from math import ceil
+from pathlib import Path
+
+FLOW = Path(__file__).resolve().parent
+sys.path.insert(0, str(FLOW))
+from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
+from pdk import ROOT  # noqa: E402
+from reports import REPORTS, result  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "verif"))
+from intfft import fpga as paper_fpga  # noqa: E402
+from intfft import latency, paper_tables  # noqa: E402
+from intfft.params import GROUP_BY_P, GROUPS  # noqa: E402
+from intfft.schoolbook import blocks, model_cycles  # noqa: E402
+
+NAME = "intfft_table"
+GROUP_ORDER = ["fermat32", "general32", "fermat64", "solinas64"]
+FOLDED = [f"intfft_{g}_folded_p4" for g in GROUP_ORDER]
+XC7 = ["intfft_fermat32_parallel"] + FOLDED
+ECP5 = FOLDED
+ASIC = FOLDED
+# Measured configurations the run-time model can use (a clock); the schoolbook designs are used
+# when someone has measured them, but this script does not run their flows.
+CLOCKED = FOLDED + ["intfft_fermat32_parallel"] + [f"intfft_{g}_schoolbook" for g in GROUP_ORDER]
+BASELINE = BUILD / "intfft_baseline" / "results.json"
+
+
+def fmt(x, spec="", suffix=""):
+    return "n/a" if x is None else format(x, spec) + suffix
+
+
+def secs(x):
+    if x is None:
+        return "n/a"
+    return f"{x:.4g} s" if x >= 1e-3 else f"{x * 1e6:.4g} us"
+
+
+def rtl_path(d):
+    return BUILD / d / "rtl" / f"{d}.v"
+
+
+def manifest(d):
+    f = BUILD / d / "rtl" / f"{d}.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def fpga_result(d, target):
+    f = BUILD / d / "fpga" / target / "metrics.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def stale_rtl(m, d):
+    return not rtl_path(d).exists() or m.get("rtl_sha256") != rtl_sha256(d)
+
+
+def generate(designs):
+    todo = [d for d in designs if not rtl_path(d).exists()]
+    if todo:
+        print(f"intfft-reports: generating {', '.join(todo)}", flush=True)
+        subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *todo],
+                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def run_flows(rerun):
+    failures = {}
+    for d in ASIC:
+        m = result(d)
+        if m and not rerun and not stale_rtl(m, d) and m.get("flow_sha256") == flow_sha256():
+            print(f"intfft-reports: {d} harden: up to date ({m['date']})", flush=True)
+            continue
+        print(f"intfft-reports: {d}: hardening ...", flush=True)
+        if subprocess.run([sys.executable, str(FLOW / "harden.py"), d]).returncode:
+            failures[(d, "harden")] = "flow/harden.py failed"
+    for targets, designs in ((("xc7",), XC7), (("ecp5",), ECP5)):
+        for d in designs:
+            for t in targets:
+                m = fpga_result(d, t)
+                if m and not rerun and not stale_rtl(m, d):
+                    print(f"intfft-reports: {d} {t}: up to date ({m['date']})", flush=True)
+                    continue
+                print(f"intfft-reports: {d} {t} ...", flush=True)
+                if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t]).returncode:
+                    failures[(d, t)] = f"flow/fpga.py {d} {t} failed"
+    return failures
+
+
+# ---- 1. Table 6 ----
+
+def table6_rows():
+    cells = latency.table6()
+    b8 = {(c.row, c.group): c for c in latency.table6(general_b=8)}
+    rows = []
+    for c in cells:
+        g = GROUP_BY_P[c.p]
+        alt = b8[(c.row, c.group)] if g.reducer == "dhem" else None
+        rows.append({"row": c.row, "scheme": c.scheme, "group": c.group, "fft_group": g.name, "k": c.k, "b": c.b,
+                     "d": c.d, "n_x": c.n_x, "n_y": c.n_y, "n_mult": c.n_mult, "eq12_cycles": float(c.cycles),
+                     "paper_mhz": float(c.mhz), "printed": c.printed.text, "printed_s": float(c.printed.seconds),
+                     "model_s": c.model_s, "rel": c.rel, "match": c.match,
+                     "model_b8_s": alt.model_s if alt else None, "rel_b8": alt.rel if alt else None})
+    return rows
+
+
+# ---- 2. the model at our clocks ----
+
+def clocks():
+    """{design: {"asic_mhz", "asic_cp_ns", "ecp5_mhz", "stale"}} for the configurations measured."""
+    out = {}
+    for d in CLOCKED:
+        h, e = result(d), fpga_result(d, "ecp5")
+        r = {}
+        if h and h.get("critical_path_ns"):
+            r["asic_cp_ns"] = h["critical_path_ns"]
+            r["asic_mhz"] = 1000 / h["critical_path_ns"]
+            r["asic_stale"] = stale_rtl(h, d) or h.get("flow_sha256") != flow_sha256()
+        if e and e.get("fits") and e.get("fmax_mhz_median"):
+            r["ecp5_mhz"] = e["fmax_mhz_median"]
+            r["ecp5_stale"] = stale_rtl(e, d)
+        out[d] = r
+    return out
+
+
+def our_cycles(design, g, n_x, n_y):
+    """Cycles per multiplication on our hardware: the schoolbook RTL's count for the parallel block
+    multiplier; for a folded one, Bx By II + latency + W (a controller that issues one pair per II)."""
+    bx, by = blocks(n_x, g.block_bits), blocks(n_y, g.block_bits)
+    if "_folded_" in design:
+        m = manifest(design)
+        if not m:
+            return None
+        return bx * by * m["issue_interval"] + m["latency"] + g.words_per_block
+    return model_cycles(g, bx, by)
+
+
+def clocked_rows(t6, clk):
+    rows = []
+    for c in t6:
+        g = GROUPS[c["fft_group"]]
+        for d in [x for x in CLOCKED if f"intfft_{g.name}_" in x]:
+            m = clk.get(d, {})
+            if not m:
+                continue
+            cyc = our_cycles(d, g, c["n_x"], c["n_y"])
+            for tech in ("asic", "ecp5"):
+                mhz = m.get(f"{tech}_mhz")
+                if not mhz:
+                    continue
+                rows.append({"row": c["row"], "group": c["group"], "design": d, "tech": tech, "mhz": mhz,
+                             "stale": m.get(f"{tech}_stale"), "printed_s": c["printed_s"], "printed": c["printed"],
+                             "eq12_s": c["n_mult"] * c["eq12_cycles"] / (mhz * 1e6),
+                             "ours_s": c["n_mult"] * cyc / (mhz * 1e6) if cyc else None})
+    return rows
+
+
+# ---- 3. FPGA and ASIC ----
+
+def fpga_rows():
+    paper = {u.p: u for u in paper_fpga.utilisation(paper_tables.paper_table4())}
+    totals = paper_tables.paper_table4().totals
+    rows = []
+    for d in XC7:
+        g = GROUPS[d.split("_")[1]]
+        u = paper.get(g.p)
+        x = fpga_result(d, "xc7")
+        r = {"design": d, "group": g.name, "paper_lut": u.used["luts"] if u else None,
+             "paper_ff": u.used["registers"] if u else None, "paper_dsp": u.used["dsp"] if u else None,
+             "paper_fits": u.fits if u else None}
+        if x:
+            res = x["resources"]
+            r.update(lut=res.get("LUT"), ff=res.get("FF"), dsp=res.get("DSP"), xc7_stale=stale_rtl(x, d),
+                     xc7_date=x.get("date"))
+            r["fits"] = (r["lut"] or 0) <= totals["luts"] and (r["ff"] or 0) <= totals["registers"] and \
+                (r["dsp"] or 0) <= totals["dsp"]
+        e = fpga_result(d, "ecp5") if d in ECP5 else None
+        if e:
+            r["ecp5_fits"] = e["fits"]
+            r["ecp5_stale"] = stale_rtl(e, d)
+            if e["fits"]:
+                u5 = e["utilization"]
+                r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
+                         ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
+                         ecp5_fmax_mhz=e["fmax_mhz_median"])
+            else:
+                r["ecp5_overflow"] = e.get("overflow")
+        rows.append(r)
+    return rows, totals
+
+
+def asic_rows():
+    rows = []
+    for d in ASIC:
+        m = result(d)
+        r = {"design": d, "group": d.split("_")[1]}
+        if m:
+            r.update(area_um2=m.get("design__instance__area"), cp_ns=m.get("critical_path_ns"), date=m.get("date"),
+                     stale=stale_rtl(m, d) or m.get("flow_sha256") != flow_sha256())
+        rows.append(r)
+    return rows
+
+
+# ---- 4. GMP ----
+
+def baseline():
+    return json.loads(BASELINE.read_text()) if BASELINE.exists() else None
+
+
+def baseline_rows(sw, t6, clk):
+    if not sw:
+        return []
+    model = {(c["scheme"], c["group"], c["fft_group"]): c for c in t6}
+    rows = []
+    for e in sw["groups"]:
+        r = {"scheme": e["scheme"], "group": e["group"], "delta": e["delta"], "phi": e["phi"],
+             "products": e["products"], "gmp_mul_s": e["mul"]["median_s"], "gmp_barrett_s": e["barrett"]["median_s"],
+             "gmp_est_s": e["est_encrypt_s"], "paper_sw_s": e.get("sw_s")}
+        c = model.get((e["scheme"], e["group"], "solinas64"))
+        if c:
+            r["hw_model_solinas_s"] = c["model_s"]
+            r["speedup_vs_model"] = e["est_encrypt_s"] / c["model_s"]
+        # at our measured clock, the best configuration measured for Solinas
+        best = None
+        for cr in clocked_rows([c], clk) if c else []:
+            if cr["ours_s"] and (best is None or cr["ours_s"] < best["ours_s"]):
+                best = cr
+        if best:
+            r.update(hw_ours_s=best["ours_s"], hw_ours_design=best["design"], hw_ours_tech=best["tech"],
+                     speedup_vs_ours=e["est_encrypt_s"] / best["ours_s"])
+        rows.append(r)
+    return rows
+
+
+def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only):
+    REPORTS.mkdir(exist_ok=True)
+    with open(REPORTS / f"{NAME}.csv", "w", newline="") as f:
+        for part in (t6, crow, frows, arows, brows):
+            if not part:
+                continue
+            keys = list(dict.fromkeys(k for r in part for k in r))
+            w = csv.DictWriter(f, fieldnames=keys)
+            w.writeheader()
+            w.writerows(part)
+            f.write("\n")
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    run_cmd = "`.venv/bin/python flow/intfft_reports.py`"
+    L = ["# Integer-FHE super-size multiplier (Cao et al.): Table 6, FPGA, ASIC, GMP", "",
+         "Generated by `make reports` (flow/intfft_reports.py"
+         + (" --collect-only: no flow was run" if collect_only else "") + "); do not edit. The paper: "
+         "`../shared/papers/fhe-integers-supersize-mult-cao.txt`; its tables are parsed from the text "
+         "(verif/intfft/paper_tables.py), its errata in `../shared/papers/NOTES-supporting-papers.md` section 2. "
+         "See docs/intfft.md.", ""]
+
+    s = latency.summary([type("C", (), {"match": r["match"], "rel": r["rel"]}) for r in t6])
+    s8 = sum(abs(r["rel_b8"] if r["rel_b8"] is not None else r["rel"]) < 0.01 for r in t6)
+    L += ["## Table 6 from Eq. (12) at the paper's frequencies", "",
+          "time = N_mult * Eq12(n_x = delta rounded up to whole kb/2-bit blocks, n_y = phi) / f, N_mult = theta^2 "
+          "(CMNT) or theta (CNT), f from Table 5, k, b, d from Table 3 (the notes' reconstruction, "
+          "verif/intfft/latency.py). The Barrett reduction is not included: the printed times fit the "
+          "multiplications alone. Printed: the text's cell, parsed. For the general modulus the last two columns "
+          "recompute with b = 8, d = 32, which the Medium and Large cells fit (Table 3's b = 12 does not).", "",
+          f"{s['cells']} cells; equal at the printed precision: {s['match_printed']}; within 1%: {s['within_1pct']} "
+          f"({s8} with b = 8 for the general rows).", "",
+          "| design | group | printed | Eq. 12 model | rel | equal | b = 8 model | rel (b = 8) |",
+          "|---|---|---|---|---|---|---|---|"]
+    for r in t6:
+        L.append(f"| {r['row']} | {r['group']} | {r['printed']} | {r['model_s']:.4g} s | {r['rel']:+.2%} | "
+                 f"{'yes' if r['match'] else 'no'} | {fmt(r['model_b8_s'], '.4g', ' s')} | {fmt(r['rel_b8'], '+.2%')} |")
+    L += ["", "Our schoolbook controller runs W + L + W Bx By + W = Eq. (12) + 16 Bx clocks per multiplication "
+          "(docs/intfft.md): 8 of Eq. (12)'s constant (the text's preparation latency is 16 log2 k + 24, "
+          "Eq. (12) counts 16 log2 k + 16), 8 of the final flush, 16 (Bx - 1) of Eq. (12)'s \"- n_x + kb/2\" "
+          "term. In these runs Bx = 1 (delta <= kb/2), so the RTL is 16 clocks a multiplication above Eq. (12).", ""]
+
+    L += ["## The model at our measured clocks", "",
+          "Each Table 6 cell at our clock: Eq. (12) cycles, and our hardware's cycles: the schoolbook RTL's "
+          "Eq. (12) + 16 Bx for the parallel block multiplier; for a folded one (no controller is built for it) "
+          "the estimate Bx By II + latency + W, one block pair per issue interval II (manifest). ASIC clock: "
+          "1 / tt critical path of flow/harden.py (post-synthesis STA); ECP5: median Fmax of flow/fpga.py.", "",
+          "| configuration | ASIC clock (MHz) | ECP5 Fmax (MHz) |", "|---|---|---|"]
+    for d in CLOCKED:
+        m = clk.get(d, {})
+        a = (f"{m['asic_mhz']:.1f}" + (" (stale)" if m.get("asic_stale") else "")) if "asic_mhz" in m else \
+            (f"absent: `make harden DESIGN={d}` or {run_cmd}" if d in ASIC else f"absent: `make harden DESIGN={d}`")
+        e = (f"{m['ecp5_mhz']:.1f}" + (" (stale)" if m.get("ecp5_stale") else "")) if "ecp5_mhz" in m else \
+            f"absent: `.venv/bin/python flow/fpga.py {d} ecp5`" + (f" or {run_cmd}" if d in ECP5 else "")
+        L.append(f"| `{d}` | {a} | {e} |")
+    L += [""]
+    if crow:
+        L += ["| design | group | configuration | clock | printed | Eq. 12 at our clock | our cycles at our clock |",
+              "|---|---|---|---|---|---|---|"]
+        for r in crow:
+            L.append(f"| {r['row']} | {r['group']} | `{r['design']}` | {r['tech']} {r['mhz']:.1f} MHz"
+                     f"{' (stale)' if r['stale'] else ''} | {r['printed']} | {secs(r['eq12_s'])} | {secs(r['ours_s'])} |")
+    else:
+        L.append("No configuration has a measured clock yet: absent for every cell (the commands above measure them).")
+    L += [""]
+
+    L += ["## FPGA: Yosys synth_xilinx counts beside the paper's Table 4 (XC7VX980T)", "",
+          f"Device capacity from Table 4's header (checked against Xilinx DS180): {totals['luts']:,} LUT, "
+          f"{totals['registers']:,} registers, {totals['dsp']:,} DSP48E1. The paper's row is its multiplier for the "
+          "same modulus (fully parallel). Ours: `flow/fpga.py <d> xc7` (no Fmax: no open signoff timing for Xilinx "
+          "parts).", "",
+          "| design | LUT | FF | DSP | fits | paper LUT | paper FF | paper DSP | paper fits |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in frows:
+        if "lut" in r:
+            ours = (f"{fmt(r['lut'], ',')} | {fmt(r['ff'], ',')} | {fmt(r['dsp'], ',')} | "
+                    f"{'yes' if r['fits'] else 'no'}{' (stale)' if r.get('xc7_stale') else ''}")
+        else:
+            ours = f"absent: `.venv/bin/python flow/fpga.py {r['design']} xc7` or {run_cmd} |  |  | "
+        L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
+                 f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
+    L += ["", "ECP5 (LFE5U-85F): nextpnr place and route, median Fmax of the seeds (flow/fpga.py).", "",
+          "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) |", "|---|---|---|---|---|---|"]
+    for r in frows:
+        if r["design"] not in ECP5:
+            continue
+        if r.get("ecp5_fits") is False:
+            L.append(f"| `{r['design']}` | does not fit: {r.get('ecp5_overflow')} |  |  |  |  |")
+        elif "ecp5_fits" in r:
+            L.append(f"| `{r['design']}` | {fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | "
+                     f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_bram'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
+                     f"{' (stale)' if r.get('ecp5_stale') else ''} |")
+        else:
+            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5` or {run_cmd} |  |  |  |  |")
+    L += [""]
+
+    L += ["## ASIC (SKY130, flow/harden.py, post-synthesis, tt): the folded block multiplier per modulus", "",
+          "| design | area (mm2) | critical path tt (ns) | clock (MHz) |", "|---|---|---|---|"]
+    for r in arows:
+        if "cp_ns" in r:
+            L.append(f"| `{r['design']}`{' (stale)' if r['stale'] else ''} | {fmt(r['area_um2'] / 1e6 if r['area_um2'] else None, '.3f')} | "
+                     f"{fmt(r['cp_ns'], '.3f')} | {fmt(1000 / r['cp_ns'] if r['cp_ns'] else None, '.1f')} |")
+        else:
+            L.append(f"| `{r['design']}` | absent: `make harden DESIGN={r['design']}` or {run_cmd} |  |  |")
+    L += [""]
+
+    L += ["## Software baseline: GMP", ""]
+    if sw:
+        e = sw["environment"]
+        L += [f"{e.get('gmp')} through gmpy2 {e.get('gmpy2')}, Python {e.get('python')}, on {e.get('cpu_model')} "
+              f"({e.get('cpu_count')} cores), load average {e.get('load_average_start')} at the start, "
+              f"{e.get('load_average_end')} at the end, {e.get('date')} (build/intfft_baseline/results.json, "
+              "flow/intfft_baseline.py). Estimated encryption = N * (one delta x phi product) + one super-size Barrett "
+              "(Eqs. 9-11, d = 224). Hardware: the Eq. (12) model of the Solinas row at the paper's frequency, and at "
+              "our best measured clock for solinas64. Speedup > 1: the hardware is faster.", "",
+              "| scheme | group | phi | N | GMP product | GMP Barrett | GMP est. encryption | paper's software | "
+              "hw model (paper f) | speedup | hw at our clock | speedup |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in brows:
+            ours = (f"{secs(r['hw_ours_s'])} (`{r['hw_ours_design']}`, {r['hw_ours_tech']}) | {r['speedup_vs_ours']:.3g}x"
+                    if "hw_ours_s" in r else "absent: no measured clock | n/a")
+            L.append(f"| {r['scheme']} | {r['group']} | {r['phi']:,} | {r['products']:,} | {secs(r['gmp_mul_s'])} | "
+                     f"{secs(r['gmp_barrett_s'])} | {secs(r['gmp_est_s'])} | {secs(r.get('paper_sw_s'))} | "
+                     f"{secs(r.get('hw_model_solinas_s'))} | {fmt(r.get('speedup_vs_model'), '.3g', 'x')} | {ours} |")
+    else:
+        L.append("absent: no GMP results on this machine; measure them with `.venv/bin/python flow/intfft_baseline.py` "
+                 "(build/intfft_baseline/results.json; run it on a quiet machine).")
+    L += [""]
+    if failures:
+        L += ["## Failures", ""] + [f"- `{d}` {t}: {why}" for (d, t), why in failures.items()] + [""]
+    L += [f"Date: {now}. Flow hash {flow_sha256()[:12]}."]
+    (REPORTS / f"{NAME}.md").write_text("\n".join(L) + "\n")
+    print(f"intfft-reports: wrote reports/{NAME}.md, .csv")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--collect-only", action="store_true", help="never run a flow; report what exists")
+    ap.add_argument("--rerun", action="store_true", help="rerun the flows on up-to-date designs")
+    a = ap.parse_args()
+    failures = {}
+    if not a.collect_only:
+        generate(sorted(set(XC7 + ECP5 + ASIC)))
+        failures = run_flows(a.rerun)
+    t6 = table6_rows()
+    clk = clocks()
+    crow = clocked_rows(t6, clk)
+    frows, totals = fpga_rows()
+    arows = asic_rows()
+    sw = baseline()
+    write(t6, clk, crow, frows, totals, arows, sw, baseline_rows(sw, t6, clk), failures, a.collect_only)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
