@@ -29,7 +29,7 @@ help:
 	@echo "reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
 	@echo "  k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (README)"
 	@echo "bare products: mul_<k>; variants: <design>__<tokens> (p<mask>, t<c>, m<arch>, drc, d<ps>, fa1, ...) and <family>_<k>_fast (README)"
-	@echo "Integer-FFT super-size multiplier: intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|schoolbook> (docs/intfft.md, Hardware)"
+	@echo "Integer-FFT super-size multiplier: intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|schoolbook|barrett> (docs/intfft.md, Hardware)"
 	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup; _sram: SKY130 SRAM macros (README)"
 	@echo "polynomial multipliers: polymul_<n>_<logq>[_p<P>] for the SSA paper's Table I sets, e.g. polymul_4096_62 (README)"
 
