@@ -75,6 +75,11 @@ class IntFftParamsSpec extends AnyFunSuite {
     bad("intfft_fermat32_folded_p3", "P = 3", "power of two")
     bad("intfft_fermat32_folded_p32", "4P <= k = 64")
     bad("intfft_fermat32", "unknown Integer-FFT multiplier")
+    // part C: the super-size Barrett design is a registry name, not a block multiplier
+    assert(IntFftDesigns.parseAny("intfft_solinas64_barrett").map { case b: BarrettDesign => b.name; case o => o.toString } ==
+      Right("intfft_solinas64_barrett"))
+    assert(IntFftDesigns.parseAny("intfft_fermat16_barrett").left.toOption.get.contains("unknown FFT group 'fermat16'"))
+    bad("intfft_fermat32_barrett", "is not a block multiplier")
   }
 
   test("folded schedules: every group and P pass the cycle-by-cycle check; issue cycles 3 log2k k/(2P) + k/P") {
