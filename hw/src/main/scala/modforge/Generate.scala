@@ -77,16 +77,23 @@ object Generate {
     for ((d, o) <- ffts) intfft.IntFftDesigns.generate(o, d)
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()
-      val dir = new File(s"$out/${d.name}/rtl")
-      dir.mkdirs()
-      val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-        val c = d.build()
-        c.setDefinitionName(d.name)
-        c
-      }
-      writeManifest(new File(dir, s"${d.name}.json"), d, report.toplevel)
-      println(f"rtl: ${d.name}%-20s latency ${report.toplevel.latency} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+      val (dir, top) = elaborate(out, d.name)(d.build())
+      writeManifest(new File(dir, s"${d.name}.json"), d, top)
+      println(f"rtl: ${d.name}%-20s latency ${top.latency} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
     }
+  }
+
+  /** Elaborates `build` into `<out>/<name>/rtl/<name>.v`, its top module named after the design;
+    * returns the folder and the top (for the manifest). */
+  def elaborate[T <: Component](out: String, name: String)(build: => T): (File, T) = {
+    val dir = new File(s"$out/$name/rtl")
+    dir.mkdirs()
+    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
+      val c = build
+      c.setDefinitionName(name)
+      c
+    }
+    (dir, report.toplevel)
   }
 
   /** `alias`: the design's own name where it is not the tile's registry name (polymul_<n>_<logq>). */
@@ -94,18 +101,12 @@ object Generate {
     val t0 = System.nanoTime()
     val name = alias.getOrElse(c.name + v.map("__" + _.tokens.mkString("_")).getOrElse(""))
     val arch = v.map(x => arith.MulArch.parse(x.arch).toOption.get).getOrElse(arith.MulArch())
-    val dir = new File(s"$out/$name/rtl")
-    dir.mkdirs()
-    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-      val t = arith.MulArchScope(arch) on new NttTile(c)
-      t.setDefinitionName(name)
-      t
-    }
-    writeTileManifest(new File(dir, s"$name.json"), c, report.toplevel, name, v, alias.isDefined)
+    val (dir, top) = elaborate(out, name)(arith.MulArchScope(arch) on new NttTile(c))
+    writeTileManifest(new File(dir, s"$name.json"), c, top, name, v, alias.isDefined)
     println(f"rtl: ${name}%-12s q = ${c.q}, psi = ${c.psi}, NTT ${c.cycles(NttOp.Ntt)} cycles -> ${dir.getPath}/$name.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
-  private def portsJson(top: Component): String = top.getAllIo.toSeq.map { p =>
+  def portsJson(top: Component): String = top.getAllIo.toSeq.map { p =>
     val dir = if (p.isInput) "in" else "out"
     s"""    {"name": "${p.getName()}", "dir": "$dir", "width": ${p.getBitsWidth}}"""
   }.mkString(",\n")

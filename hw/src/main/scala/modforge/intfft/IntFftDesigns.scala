@@ -1,6 +1,6 @@
 package modforge.intfft
 
-import modforge.{ModforgeSpinal, PreconditionError}
+import modforge.PreconditionError
 import spinal.core._
 import java.io.{File, PrintWriter}
 
@@ -66,6 +66,11 @@ object IntFftDesigns {
     }
   }
 
+  /** The manifest lines every Integer-FFT design has: its group's parameters (Table 3). */
+  private def groupJson(g: IntFftParams): String =
+    s"""  "group": "${g.name}",\n  "p": "${g.p}",\n  "m": ${g.m},\n  "k": ${g.k},\n  "omega": "${g.omega}",\n""" +
+      s"""  "b": ${g.b},\n  "d": ${g.d},\n  "reducer": "${g.reducer.name}","""
+
   def generate(out: String, d: Product): Unit = d match {
     case b: IntFftDesign => generate(out, b)
     case s: SchoolbookDesign => generateSchoolbook(out, s)
@@ -74,32 +79,16 @@ object IntFftDesigns {
 
   def generateBarrett(out: String, d: BarrettDesign): Unit = {
     val t0 = System.nanoTime()
-    val dir = new File(s"$out/${d.name}/rtl")
-    dir.mkdirs()
-    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-      val c = new SuperBarrett(d.g)
-      c.setDefinitionName(d.name)
-      c
-    }
-    val top = report.toplevel
+    val (dir, top) = modforge.Generate.elaborate(out, d.name)(new SuperBarrett(d.g))
     val g = d.g
-    val ports = top.getAllIo.toSeq.map { p =>
-      s"""    {"name": "${p.getName()}", "dir": "${if (p.isInput) "in" else "out"}", "width": ${p.getBitsWidth}}"""
-    }.mkString(",\n")
+    val ports = modforge.Generate.portsJson(top)
     val w = new PrintWriter(new File(dir, s"${d.name}.json"))
     w.println(s"""{
   "design": "${d.name}",
   "kind": "intfft_barrett",
   "family": "intfft",
   "title": "Integer-FFT super-size multiplier: super-size Barrett reduction mod A0 (Cao et al., Eqs. 9-11)",
-  "group": "${g.name}",
-  "p": "${g.p}",
-  "m": ${g.m},
-  "k": ${g.k},
-  "omega": "${g.omega}",
-  "b": ${g.b},
-  "d": ${g.d},
-  "reducer": "${g.reducer.name}",
+${groupJson(g)}
   "block_bits": ${g.blockBits},
   "words_per_block": ${top.sb.W},
   "addr_bits": ${top.addrBits},
@@ -121,32 +110,16 @@ $ports
 
   def generateSchoolbook(out: String, d: SchoolbookDesign): Unit = {
     val t0 = System.nanoTime()
-    val dir = new File(s"$out/${d.name}/rtl")
-    dir.mkdirs()
-    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-      val c = new SchoolbookController(d.g)
-      c.setDefinitionName(d.name)
-      c
-    }
-    val top = report.toplevel
+    val (dir, top) = modforge.Generate.elaborate(out, d.name)(new SchoolbookController(d.g))
     val g = d.g
-    val ports = top.getAllIo.toSeq.map { p =>
-      s"""    {"name": "${p.getName()}", "dir": "${if (p.isInput) "in" else "out"}", "width": ${p.getBitsWidth}}"""
-    }.mkString(",\n")
+    val ports = modforge.Generate.portsJson(top)
     val w = new PrintWriter(new File(dir, s"${d.name}.json"))
     w.println(s"""{
   "design": "${d.name}",
   "kind": "intfft_schoolbook",
   "family": "intfft",
   "title": "Integer-FFT super-size multiplier: block-schoolbook controller (Cao et al., Steps 1-3.3)",
-  "group": "${g.name}",
-  "p": "${g.p}",
-  "m": ${g.m},
-  "k": ${g.k},
-  "omega": "${g.omega}",
-  "b": ${g.b},
-  "d": ${g.d},
-  "reducer": "${g.reducer.name}",
+${groupJson(g)}
   "block_bits": ${g.blockBits},
   "words_per_block": ${top.W},
   "addr_bits": ${top.addrBits},
@@ -169,22 +142,14 @@ $ports
   /** Writes `<out>/<design>/rtl/<design>.v` and its manifest. */
   def generate(out: String, d: IntFftDesign): Unit = {
     val t0 = System.nanoTime()
-    val dir = new File(s"$out/${d.name}/rtl")
-    dir.mkdirs()
-    val report = ModforgeSpinal.config(dir.getPath).generateVerilog {
-      val c = d.build()
-      c.setDefinitionName(d.name)
-      c
-    }
-    writeManifest(new File(dir, s"${d.name}.json"), d, report.toplevel)
-    println(f"rtl: ${d.name}%-28s latency ${report.toplevel.latency}, a pair every ${report.toplevel.issueInterval} cycles -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+    val (dir, top) = modforge.Generate.elaborate(out, d.name)(d.build())
+    writeManifest(new File(dir, s"${d.name}.json"), d, top)
+    println(f"rtl: ${d.name}%-28s latency ${top.latency}, a pair every ${top.issueInterval} cycles -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
   def writeManifest(f: File, d: IntFftDesign, top: BlockMultiplier): Unit = {
     val g = d.g
-    val ports = top.getAllIo.toSeq.map { p =>
-      s"""    {"name": "${p.getName()}", "dir": "${if (p.isInput) "in" else "out"}", "width": ${p.getBitsWidth}}"""
-    }.mkString(",\n")
+    val ports = modforge.Generate.portsJson(top)
     val (units, folded) = d.org match {
       case FftOrganisation.Folded(p) =>
         val s = top.asInstanceOf[FoldedMultiplier].sched
@@ -197,14 +162,7 @@ $ports
   "kind": "intfft",
   "family": "intfft",
   "title": "Integer-FFT block multiplier (Cao et al.), ${d.org.name}",
-  "group": "${g.name}",
-  "p": "${g.p}",
-  "m": ${g.m},
-  "k": ${g.k},
-  "omega": "${g.omega}",
-  "b": ${g.b},
-  "d": ${g.d},
-  "reducer": "${g.reducer.name}",
+${groupJson(g)}
   "organisation": "${d.org match { case FftOrganisation.Parallel => "parallel"; case _ => "folded" }}",
   "butterfly_units": $units,
   "block_bits": ${g.blockBits},
