@@ -26,12 +26,13 @@ from typing import NamedTuple
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, RisingEdge, Timer
+from cocotb.triggers import FallingEdge
 
 from common import env_manifest
 from intfft.barrett import BarrettParamError, beta_alpha
 from intfft.params import GROUPS
 from intfft.schoolbook import RamModel, blocks, model_cycles
+from intfft_ram import serve_ram
 
 
 class BarrettCommand(NamedTuple):
@@ -132,24 +133,7 @@ class BarrettBench:
             getattr(d, f"cmd_{k}").value = v
         await FallingEdge(d.clk)          # accepted at the rising edge ending this clock
         d.cmd_valid.value = 0
-        for t in range(limit + 1):
-            pending = [(bus, int(getattr(d, f"rd{bus}_addr").value)) for bus in (1, 2, 3)
-                       if getattr(d, f"rd{bus}_en").value == 1]
-            if d.wr_en.value == 1:
-                ram.write(int(d.wr_addr.value), int(d.wr_data.value), t)
-            if d.wr2_en.value == 1:
-                ram.write(int(d.wr2_addr.value), int(d.wr2_data.value), t)
-            if d.done.value == 1:
-                break
-            await RisingEdge(d.clk)
-            await Timer(1, unit="ns")
-            for bus, addr in pending:
-                getattr(d, f"rd{bus}_data").value = ram.read(addr, t)
-            await FallingEdge(d.clk)
-        else:
-            raise AssertionError(f"no done within {limit} clocks")
-        await FallingEdge(d.clk)
-        return t
+        return await serve_ram(d, ram, limit, write_buses=("wr", "wr2"))
 
     async def reduce(self, x: int, c: BarrettCommand, ram: RamModel = None) -> tuple:
         """x mod A0 on the RTL; returns (y, cycles, y_is_y1). x, A01 and A0 are stored here unless

@@ -23,11 +23,12 @@ import random
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, RisingEdge, Timer
+from cocotb.triggers import FallingEdge
 
 from common import env_manifest
 from intfft.latency import eq12
 from intfft.params import GROUPS
+from intfft_ram import serve_ram
 from intfft.schoolbook import RamModel, SchoolbookMultiplier, blocks, model_cycles
 
 
@@ -70,24 +71,8 @@ class SchoolbookBench:
         d.cmd_valid.value = 0
         start = 0                          # the model's clock 0: the first read
         limit = model_cycles(g, bx, by) + 50
-        for t in range(limit + 1):
-            # Mid-clock t: this clock's requests (the write may depend on read-back data driven at its start).
-            pending = [(bus, int(getattr(d, f"rd{bus}_addr").value)) for bus in (1, 2, 3)
-                       if getattr(d, f"rd{bus}_en").value == 1]
-            if d.wr_en.value == 1:
-                ram.write(int(d.wr_addr.value), int(d.wr_data.value), t)
-            if d.done.value == 1:
-                cycles = t - start
-                break
-            # Clock t + 1 begins: answer clock t's reads just after the edge.
-            await RisingEdge(d.clk)
-            await Timer(1, unit="ns")
-            for bus, addr in pending:
-                getattr(d, f"rd{bus}_data").value = ram.read(addr, t)
-            await FallingEdge(d.clk)
-        else:
-            raise AssertionError(f"no done within {limit} clocks")
-        await FallingEdge(d.clk)
+        t = await serve_ram(d, ram, limit)
+        cycles = t - start
         return ram.load(z_base, W * (bx + by)), cycles, ram, bx, by, z_base
 
     async def check(self, x, y, n_x=None, n_y=None):
