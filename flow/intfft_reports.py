@@ -18,11 +18,11 @@ ASIC figures beside the paper's Table 4, and the GMP software baseline (docs/int
 3. FPGA: flow/fpga.py xc7 counts (LUT, FF, DSP) of intfft_fermat32_parallel and the folded_p4 of
    all four moduli beside Table 4 (parsed) and the XC7VX980T's capacity (its header; intfft/fpga.py),
    with which fit; ECP5 place and route of the folded ones. ASIC: flow/harden.py area and critical
-   path of the folded multiplier per modulus.
+   path of the butterfly unit (intfft_<group>_butterfly) and of the folded multiplier per modulus.
 4. GMP (flow/intfft_baseline.py's build/intfft_baseline/results.json) at the eight CMNT/CNT
    groups, with its CPU, against the modelled hardware times (speedup = software / hardware).
 
-Without --collect-only, the flows run for a design only when its result is missing or was made
+Without --collect-only, the GMP baseline runs when its results are missing, and the flows run for a design only when its result is missing or was made
 from other RTL (harden: also other flow code): flow/harden.py, flow/fpga.py <d> xc7|ecp5; RTL is
 generated first where missing. --collect-only never runs anything and reports what exists.
 """
@@ -30,6 +30,8 @@ import argparse
 import csv
 import datetime
 import json
+import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -53,7 +55,13 @@ GROUP_ORDER = ["fermat32", "general32", "fermat64", "solinas64"]
 FOLDED = [f"intfft_{g}_folded_p4" for g in GROUP_ORDER]
 XC7 = ["intfft_fermat32_parallel"] + FOLDED
 ECP5 = FOLDED
-ASIC = FOLDED
+BUTTERFLY = [f"intfft_{g}_butterfly" for g in GROUP_ORDER]
+ASIC = BUTTERFLY + FOLDED
+# The fully parallel 2^32+1 network in SKY130: attempted within the issue's budget (an hour, 16 GB);
+# the outcome is recorded in ATTEMPT either way, and reported instead of a figure when it fails.
+PARALLEL_ASIC = "intfft_fermat32_parallel"
+ATTEMPT = BUILD / PARALLEL_ASIC / "harden_attempt.json"
+LIMIT_S, LIMIT_GB = 3600, 16
 # Measured configurations the run-time model can use (a clock); the schoolbook designs are used
 # when someone has measured them, but this script does not run their flows.
 CLOCKED = FOLDED + ["intfft_fermat32_parallel"] + [f"intfft_{g}_schoolbook" for g in GROUP_ORDER]
@@ -94,6 +102,56 @@ def generate(designs):
         print(f"intfft-reports: generating {', '.join(todo)}", flush=True)
         subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *todo],
                        cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def attempt_parallel_asic(rerun):
+    """flow/harden.py on the fully parallel network under an hour and 16 GB of address space (a
+    process group, killed whole on timeout). Records status, wall time, peak RSS and the last
+    LibreLane step reached in ATTEMPT; a finished attempt on the same RTL and flow is not rerun."""
+    import resource
+    import signal
+    import time
+    m = result(PARALLEL_ASIC)
+    if m and not rerun and not stale_rtl(m, PARALLEL_ASIC) and m.get("flow_sha256") == flow_sha256():
+        print(f"intfft-reports: {PARALLEL_ASIC} harden: up to date ({m['date']})", flush=True)
+        return None
+    a = json.loads(ATTEMPT.read_text()) if ATTEMPT.exists() else None
+    if a and not rerun and a.get("rtl_sha256") == rtl_sha256(PARALLEL_ASIC) and a.get("flow_sha256") == flow_sha256():
+        print(f"intfft-reports: {PARALLEL_ASIC} harden: attempted {a['date']} ({a['status']})", flush=True)
+        return None if a["status"] == "ok" else a["status"]
+    print(f"intfft-reports: {PARALLEL_ASIC}: hardening within {LIMIT_S} s and {LIMIT_GB} GB ...", flush=True)
+    limit = LIMIT_GB << 30
+    t0 = time.monotonic()
+    p = subprocess.Popen([sys.executable, str(FLOW / "harden.py"), PARALLEL_ASIC], start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    lines = []
+
+    def pump():
+        for line in p.stdout:
+            print(line, end="", flush=True)
+            lines.append(line)
+    import threading
+    th = threading.Thread(target=pump, daemon=True)
+    th.start()
+    try:
+        rc = p.wait(timeout=LIMIT_S)
+        status = "ok" if rc == 0 else ("out of memory" if any("MemoryError" in l or "bad_alloc" in l or "out of memory" in l.lower()
+                                                              for l in lines) else f"failed (exit {rc})")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        status = f"timeout after {LIMIT_S} s"
+    th.join(5)
+    steps = [re.search(r"running ([\w.]+)", l).group(1) for l in lines if re.search(r"running ([\w.]+)", l)]
+    a = {"design": PARALLEL_ASIC, "status": status, "wall_s": round(time.monotonic() - t0),
+         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
+         "last_step": steps[-1] if steps else None, "limit_s": LIMIT_S, "limit_gb": LIMIT_GB,
+         "rtl_sha256": rtl_sha256(PARALLEL_ASIC), "flow_sha256": flow_sha256(),
+         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    ATTEMPT.parent.mkdir(parents=True, exist_ok=True)
+    ATTEMPT.write_text(json.dumps(a, indent=1) + "\n")
+    return None if status == "ok" else status
 
 
 def run_flows(rerun):
@@ -358,7 +416,10 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
             L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5` or {run_cmd} |  |  |  |  |")
     L += [""]
 
-    L += ["## ASIC (SKY130, flow/harden.py, post-synthesis, tt): the folded block multiplier per modulus", "",
+    L += ["## ASIC (SKY130, flow/harden.py, post-synthesis, tt): the butterfly unit and the folded block multiplier "
+          "per modulus", "",
+          "The butterfly (`intfft_<group>_butterfly`) is the folded multiplier's unit alone: the twiddle product, "
+          "the group's reducer, the add/subtract and the k^-1 scaling multiplier of the last inverse stage.", "",
           "| design | area (mm2) | critical path tt (ns) | clock (MHz) |", "|---|---|---|---|"]
     for r in arows:
         if "cp_ns" in r:
@@ -366,6 +427,18 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                      f"{fmt(r['cp_ns'], '.3f')} | {fmt(1000 / r['cp_ns'] if r['cp_ns'] else None, '.1f')} |")
         else:
             L.append(f"| `{r['design']}` | absent: `make harden DESIGN={r['design']}` or {run_cmd} |  |  |")
+    par = result(PARALLEL_ASIC)
+    att = json.loads(ATTEMPT.read_text()) if ATTEMPT.exists() else None
+    L += ["", f"The fully parallel 2^32+1 network (`{PARALLEL_ASIC}`), attempted within {LIMIT_S // 60} min and "
+          f"{LIMIT_GB} GB: "]
+    if par and par.get("critical_path_ns"):
+        L[-1] += (f"{par['design__instance__area'] / 1e6:.3f} mm2, critical path {par['critical_path_ns']:.3f} ns "
+                  f"({1000 / par['critical_path_ns']:.1f} MHz) at tt{' (stale)' if stale_rtl(par, PARALLEL_ASIC) else ''}.")
+    elif att:
+        L[-1] += (f"not built: {att['status']} ({att['date']}); {att['wall_s']} s, peak RSS {att['peak_rss_mb']:,} MB, "
+                  f"last LibreLane step reached: {att['last_step'] or 'none'}.")
+    else:
+        L[-1] += f"not attempted yet ({run_cmd})."
     L += [""]
 
     L += ["## Software baseline: GMP", ""]
@@ -401,11 +474,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--collect-only", action="store_true", help="never run a flow; report what exists")
     ap.add_argument("--rerun", action="store_true", help="rerun the flows on up-to-date designs")
+    ap.add_argument("--no-parallel-asic", dest="parallel_asic", action="store_false",
+                    help=f"skip the SKY130 attempt on {PARALLEL_ASIC} (up to {LIMIT_S // 60} min)")
     a = ap.parse_args()
     failures = {}
     if not a.collect_only:
         generate(sorted(set(XC7 + ECP5 + ASIC)))
         failures = run_flows(a.rerun)
+        if a.parallel_asic:
+            attempt_parallel_asic(a.rerun)
+        if a.rerun or not BASELINE.exists():
+            print("intfft-reports: GMP baseline (flow/intfft_baseline.py) ...", flush=True)
+            if subprocess.run([sys.executable, str(FLOW / "intfft_baseline.py")]).returncode:
+                failures[("gmp", "baseline")] = "flow/intfft_baseline.py failed"
     t6 = table6_rows()
     clk = clocks()
     crow = clocked_rows(t6, clk)

@@ -1,6 +1,6 @@
 """cocotb bench for the super-size Barrett reduction ``intfft_<group>_barrett`` (docs/intfft.md,
 "Hardware", part C; Cao et al. Section 4, Eqs. 9-11). Its helpers also drive the CMNT bench
-(intfft_cmnt_bench.py), which uses the design's multiply-only mode.
+(intfft_encrypt_bench.py), which uses the design's multiply-only mode.
 
 A0 lives in the RAM, so the bench holds it and precomputes what depends on it
 (``barrett_command``): beta and alpha (Eqs. 10-11, ``barrett.beta_alpha``, which refuses an A0 for

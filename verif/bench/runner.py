@@ -40,9 +40,11 @@ def manifest_path(design: str) -> Path:
 
 
 def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=None, build_args=(),
-              test_module: str = "modmul_bench", manifest: Path = None, log_file: Path = None):
+              test_module: str = "modmul_bench", manifest: Path = None, log_file: Path = None,
+              testcase: str = None):
     """Compile `sources` with top `design` into <manifest's design folder>/sim_<kind> and run the
-    bench `test_module` (modmul_bench or ntt_bench) on it; `log_file`: the simulator's output there."""
+    bench `test_module` (modmul_bench or ntt_bench) on it; `log_file`: the simulator's output there;
+    `testcase`: one cocotb test of the module (default: all of them)."""
     manifest = manifest or manifest_path(design)
     build_dir = manifest.parent.parent / f"sim_{kind}"
     runner = get_runner("icarus")
@@ -51,7 +53,7 @@ def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=N
     env = {"MODFORGE_MANIFEST": str(manifest)}
     env.update(extra_env or {})
     return runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
-                       test_dir=build_dir, extra_env=env, log_file=log_file)
+                       test_dir=build_dir, extra_env=env, log_file=log_file, testcase=testcase)
 
 
 def netlist_path(design: str) -> Path:

@@ -41,8 +41,8 @@ SCHOOLBOOK = ["intfft_fermat32_schoolbook"] + (
 # Part C: the super-size Barrett reduction mod A0 (verif/bench/intfft_barrett_bench.py; Eqs. 9-11):
 # random and edge x mod a random A0, against Python's x % A0, and the cycle count against
 # pass1 + 1 + pass2 + sub_words + 1. make test: fermat32, a 2000-bit A0, gamma = 64; make test-long:
-# + 20000-bit and Toy-scale (phi = 160,000) A0 on fermat32 and solinas64, and CMNT encryption
-# (intfft_cmnt_bench.py) on fermat32.
+# + 20000-bit and Toy-scale (phi = 160,000) A0 on fermat32 and solinas64, and CMNT and CNT
+# encryption (intfft_encrypt_bench.py) on fermat32.
 BARRETT = ["intfft_fermat32_barrett"] + (["intfft_solinas64_barrett"] if LONG_MODE else [])
 CASES = FAST + (LONG if LONG_MODE else [])
 REDUCER_LATENCY = {"fermat": 2, "solinas": 2, "dhem": 3}   # docs/intfft.md, "Hardware"
@@ -140,13 +140,19 @@ def test_barrett_reductions(generated, design, phi, runs, edges):
               manifest=rtl(design).with_suffix(".json"), extra_env=env)
 
 
+# (cocotb test, scaled Toy group): CMNT at phi = 2000, theta = 3 (9 timed products); CNT at
+# phi = 3000, theta = 4 (delta = 936: four-block B_i). The environment can override both.
+ENCRYPTIONS = [("cmnt_encryption", "CMNT", 2000, 3), ("cnt_encryption", "CNT", 3000, 4)]
+
+
 @pytest.mark.skipif(not LONG_MODE, reason="make test-long (MODFORGE_INTFFT_LONG=1)")
-@pytest.mark.parametrize("design", ["intfft_fermat32_barrett"])
-def test_cmnt_encryption(generated, design):
-    """Eq. (1) at CMNT Toy[phi=MODFORGE_CMNT_PHI, theta=MODFORGE_CMNT_THETA] (delta, rho kept)."""
-    env = {"MODFORGE_CMNT_PHI": os.environ.get("MODFORGE_CMNT_PHI", "2000"),
-           "MODFORGE_CMNT_THETA": os.environ.get("MODFORGE_CMNT_THETA", "3")}
-    run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_cmnt_bench",
+@pytest.mark.parametrize("testcase,scheme,phi,theta", ENCRYPTIONS)
+def test_encryption(generated, testcase, scheme, phi, theta):
+    """Eq. (1) / Eq. (2) at the scheme's Toy[phi, theta] (delta, rho kept) over intfft_fermat32_barrett."""
+    design = "intfft_fermat32_barrett"
+    env = {f"MODFORGE_{scheme}_PHI": os.environ.get(f"MODFORGE_{scheme}_PHI", str(phi)),
+           f"MODFORGE_{scheme}_THETA": os.environ.get(f"MODFORGE_{scheme}_THETA", str(theta))}
+    run_bench(design, [rtl(design)], kind="rtl", test_module="intfft_encrypt_bench", testcase=testcase,
               manifest=rtl(design).with_suffix(".json"), extra_env=env)
 
 

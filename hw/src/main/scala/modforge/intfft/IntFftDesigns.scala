@@ -13,6 +13,12 @@ case class IntFftDesign(g: IntFftParams, org: FftOrganisation) {
   }
 }
 
+/** One butterfly unit of a group alone (the folded multiplier's unit, with the k^-1 scaling
+  * multiplier of the last inverse stage), so that its area and critical path can be measured. */
+case class ButterflyDesign(g: IntFftParams) {
+  def name: String = s"intfft_${g.name}_butterfly"
+}
+
 /** The block-schoolbook controller of a group around its parallel block multiplier (part B). */
 case class SchoolbookDesign(g: IntFftParams) {
   def name: String = s"intfft_${g.name}_schoolbook"
@@ -32,7 +38,7 @@ object IntFftDesigns {
   def isIntFft(name: String): Boolean = name.startsWith("intfft_")
 
   def help: String =
-    s"valid Integer-FFT designs: intfft_<group>_parallel or intfft_<group>_folded_p<P> (block multipliers), intfft_<group>_schoolbook (the controller), intfft_<group>_barrett (the super-size Barrett reduction mod A0), group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
+    s"valid Integer-FFT designs: intfft_<group>_parallel or intfft_<group>_folded_p<P> (block multipliers), intfft_<group>_butterfly (one butterfly unit), intfft_<group>_schoolbook (the controller), intfft_<group>_barrett (the super-size Barrett reduction mod A0), group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
       "P a power of two with 4P <= k (k = 64 for the 32-bit groups, 128 for the 64-bit ones)"
 
   /** The designs the tests and `make rtl-all`-style lists use. */
@@ -48,7 +54,9 @@ object IntFftDesigns {
     val Pattern = """intfft_([a-z0-9]+)_(parallel|folded_p(\d{1,4}))""".r
     val School = """intfft_([a-z0-9]+)_schoolbook""".r
     val Barrett = """intfft_([a-z0-9]+)_barrett""".r
+    val Bfly = """intfft_([a-z0-9]+)_butterfly""".r
     name match {
+      case Bfly(group) => IntFftParams.group(group).map(ButterflyDesign).toRight(s"unknown FFT group '$group' in '$name'; $help")
       case Barrett(group) => IntFftParams.group(group).map(BarrettDesign).toRight(s"unknown FFT group '$group' in '$name'; $help")
       case School(group) => IntFftParams.group(group).map(SchoolbookDesign).toRight(s"unknown FFT group '$group' in '$name'; $help")
       case Pattern(group, _, pStr) =>
@@ -75,6 +83,27 @@ object IntFftDesigns {
     case b: IntFftDesign => generate(out, b)
     case s: SchoolbookDesign => generateSchoolbook(out, s)
     case b: BarrettDesign => generateBarrett(out, b)
+    case b: ButterflyDesign => generateButterfly(out, b)
+  }
+
+  def generateButterfly(out: String, d: ButterflyDesign): Unit = {
+    val t0 = System.nanoTime()
+    val (dir, top) = modforge.Generate.elaborate(out, d.name)(new Butterfly(d.g, scalable = true))
+    val w = new PrintWriter(new File(dir, s"${d.name}.json"))
+    w.println(s"""{
+  "design": "${d.name}",
+  "kind": "intfft_butterfly",
+  "family": "intfft",
+  "title": "Integer-FFT butterfly unit (Cao et al., Fig. 2(ii)) with the k^-1 scaling multiplier",
+${groupJson(d.g)}
+  "latency": ${top.latency},
+  "generator": "SpinalHDL ${Spinal.version}",
+  "ports": [
+${modforge.Generate.portsJson(top)}
+  ]
+}""")
+    w.close()
+    println(f"rtl: ${d.name}%-28s latency ${top.latency} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
   def generateBarrett(out: String, d: BarrettDesign): Unit = {
