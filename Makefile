@@ -29,7 +29,7 @@ help:
 	@echo "reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
 	@echo "  k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (README)"
 	@echo "bare products: mul_<k>; variants: <design>__<tokens> (p<mask>, t<c>, m<arch>, drc, d<ps>, fa1, ...) and <family>_<k>_fast (README)"
-	@echo "Integer-FFT super-size multiplier: intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|schoolbook|barrett> (docs/intfft.md, Hardware)"
+	@echo "Integer-FFT super-size multiplier: intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|butterfly|schoolbook|barrett> (docs/intfft.md, Hardware)"
 	@echo "NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup; _sram: SKY130 SRAM macros (README)"
 	@echo "polynomial multipliers: polymul_<n>_<logq>[_p<P>] for the SSA paper's Table I sets, e.g. polymul_4096_62 (README)"
 
@@ -68,14 +68,20 @@ GLS_RED  := mont_32 k2reds_32_h15_3l_rb wlmm_32_h15
 GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
 GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
 
+# make test runs two chains side by side (scripts/parallel.py), one per core, after one generator
+# run: "sim" (SpinalSim, then the pytest files that call the generator themselves: Mill runs one
+# at a time) and "flow" (synthesis and STA of the gate-level designs, then the rest of pytest).
+MILL_TESTS := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py
+TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
+
 test: setup
-	$(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
-	for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
-	.venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1
-	.venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram
-	MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=300 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
-	  $(PYTEST) -q verif/tests
+	.venv/bin/python scripts/parallel.py \
+	  'sim: $(MILL) hw.test && $(TEST_ENV) $(PYTEST) -q $(MILL_TESTS)' \
+	  'flow: for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done && \
+	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
+	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
+	     $(TEST_ENV) $(PYTEST) -q verif/tests $(addprefix --ignore=,$(MILL_TESTS))'
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
