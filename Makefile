@@ -70,9 +70,9 @@ GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
 
 # make test runs two chains side by side (scripts/parallel.py), one per core, after one generator
 # run: "sim" (SpinalSim, then the pytest files that call the generator themselves, since Mill runs
-# one at a time, and the cocotb RTL benches of the multipliers) and "flow" (synthesis and STA of
-# the gate-level designs, then the rest of pytest). The split balances the two chains' times.
-SIM_TESTS  := verif/tests/test_rtl.py verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py
+# one at a time) and "flow" (synthesis and STA of the gate-level designs, then the rest of pytest,
+# the multipliers' cocotb RTL benches among it). The split balances the two chains' times.
+SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup
