@@ -1,5 +1,6 @@
 package modforge.intfft
 
+import modforge.FanoutReg
 import spinal.core._
 
 object AdditionRecovery {
@@ -49,10 +50,12 @@ class AdditionRecovery(val g: IntFftParams, val wordsPerClock: Int = 1) extends 
   var lvl: Seq[UInt] = io.z.toSeq
   var width = g.b
   var valid = io.inValid
+  var validIn = io.inValid // the valid bit one level before the last, input of the load's copies
   while (width < g.d) {
     val prev = lvl
     val w = prev.head.getWidth + width + 1
     lvl = (0 until prev.length / 2).map(i => RegNext(prev(2 * i).resize(w bits) + (prev(2 * i + 1).resize(w bits) |<< width)))
+    validIn = valid
     valid = RegNext(valid) init (False)
     width *= 2
   }
@@ -74,15 +77,31 @@ class AdditionRecovery(val g: IntFftParams, val wordsPerClock: Int = 1) extends 
   io.outValid := RegNext(running) init (False)
   io.outLast := RegNext(running && count === clocks - 1) init (False)
   when(running) {
-    for (i <- 0 until words - wordsPerClock) buf(i) := buf(i + wordsPerClock)
     carry := sums.last._2
     count := count + 1
     when(count === clocks - 1) { running := False }
   }
   when(valid) {
-    for (i <- 0 until words) buf(i) := lvl(i).resize(zpBits bits)
     carry := 0
     count := 0
     running := True
+  }
+  // The buffer, words x zpBits flip-flops, loads on `valid` and shifts on `running`: each of the two
+  // selects is duplicated per (word, 64-bit slice) (modforge.FanoutReg), a copy of `valid` fed from the
+  // tree's previous level and a copy of `running` fed from its next value, so that they equal the
+  // single registers above on every clock.
+  val slices = FanoutReg.copies(zpBits)
+  val runningNext = valid || (running && count =/= clocks - 1)
+  // Without a tree level (d = b) `valid` is the input itself, a wire: nothing to copy.
+  val loadCopies = if (width > g.b) FanoutReg(validIn, words * slices) else IndexedSeq.fill(words * slices)(valid)
+  val shiftCopies = FanoutReg(runningNext, words * slices)
+  for (i <- 0 until words; c <- 0 until slices) {
+    val lo = c * FanoutReg.maxFanout
+    val hi = (lo + FanoutReg.maxFanout).min(zpBits) - 1
+    val load = loadCopies(i * slices + c)
+    val shift = shiftCopies(i * slices + c)
+    // The shift, then the load, which wins (a new product restarts the chain), as in the single-select form.
+    if (i < words - wordsPerClock) when(shift) { buf(i)(hi downto lo) := buf(i + wordsPerClock)(hi downto lo) }
+    when(load) { buf(i)(hi downto lo) := lvl(i).resize(zpBits bits)(hi downto lo) }
   }
 }
