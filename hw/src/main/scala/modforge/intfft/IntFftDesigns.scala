@@ -86,85 +86,65 @@ object IntFftDesigns {
     case b: ButterflyDesign => generateButterfly(out, b)
   }
 
-  def generateButterfly(out: String, d: ButterflyDesign): Unit = {
-    val t0 = System.nanoTime()
-    val (dir, top) = modforge.Generate.elaborate(out, d.name)(new Butterfly(d.g, scalable = true))
-    val w = new PrintWriter(new File(dir, s"${d.name}.json"))
+  /** A JSON string value. */
+  private def q(s: String): String = "\"" + s + "\""
+
+  /** Writes `<dir>/<name>.json`: what every Integer-FFT manifest holds (name, kind, title, the
+    * group's parameters, the generator, the ports), with the kind's own `fields` (JSON values as text) between. */
+  private def writeJson(dir: File, name: String, kind: String, title: String, g: IntFftParams,
+                        fields: Seq[(String, Any)], top: Component): Unit = {
+    val body = fields.map { case (k, v) => s"""  "$k": $v,\n""" }.mkString
+    val w = new PrintWriter(new File(dir, s"$name.json"))
     w.println(s"""{
-  "design": "${d.name}",
-  "kind": "intfft_butterfly",
+  "design": "$name",
+  "kind": "$kind",
   "family": "intfft",
-  "title": "Integer-FFT butterfly unit (Cao et al., Fig. 2(ii)) with the k^-1 scaling multiplier",
-${groupJson(d.g)}
-  "latency": ${top.latency},
-  "generator": "SpinalHDL ${Spinal.version}",
+  "title": "$title",
+${groupJson(g)}
+$body  "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
 ${modforge.Generate.portsJson(top)}
   ]
 }""")
     w.close()
+  }
+
+  def generateButterfly(out: String, d: ButterflyDesign): Unit = {
+    val t0 = System.nanoTime()
+    val (dir, top) = modforge.Generate.elaborate(out, d.name)(new Butterfly(d.g, scalable = true))
+    writeJson(dir, d.name, "intfft_butterfly", "Integer-FFT butterfly unit (Cao et al., Fig. 2(ii)) with the k^-1 scaling multiplier",
+      d.g, Seq("latency" -> top.latency), top)
     println(f"rtl: ${d.name}%-28s latency ${top.latency} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
+
+  /** The fields of the controller-driven designs (schoolbook, Barrett): the block and RAM geometry. */
+  private def controllerFields(g: IntFftParams, sb: SchoolbookController, addrBits: Int, blockCountBits: Int): Seq[(String, Any)] = Seq(
+    "block_bits" -> g.blockBits,
+    "words_per_block" -> sb.W,
+    "addr_bits" -> addrBits,
+    "block_count_bits" -> blockCountBits,
+    "read_latency" -> 1,
+    "paper_latency" -> SchoolbookController.paperLatency(g),
+    "multiplier_latency" -> sb.mul.latency,
+    "latency_pad" -> sb.pad)
 
   def generateBarrett(out: String, d: BarrettDesign): Unit = {
     val t0 = System.nanoTime()
     val (dir, top) = modforge.Generate.elaborate(out, d.name)(new SuperBarrett(d.g))
-    val g = d.g
-    val ports = modforge.Generate.portsJson(top)
-    val w = new PrintWriter(new File(dir, s"${d.name}.json"))
-    w.println(s"""{
-  "design": "${d.name}",
-  "kind": "intfft_barrett",
-  "family": "intfft",
-  "title": "Integer-FFT super-size multiplier: super-size Barrett reduction mod A0 (Cao et al., Eqs. 9-11)",
-${groupJson(g)}
-  "block_bits": ${g.blockBits},
-  "words_per_block": ${top.sb.W},
-  "addr_bits": ${top.addrBits},
-  "block_count_bits": ${top.blockBits},
-  "read_latency": 1,
-  "paper_latency": ${SchoolbookController.paperLatency(g)},
-  "multiplier_latency": ${top.sb.mul.latency},
-  "latency_pad": ${top.sb.pad},
-  "cycles": "pass1 + 1 + pass2 + sub_words + 1, passN = W + L + W Bx By + W",
-  "write_buses": 2,
-  "generator": "SpinalHDL ${Spinal.version}",
-  "ports": [
-$ports
-  ]
-}""")
-    w.close()
+    writeJson(dir, d.name, "intfft_barrett", "Integer-FFT super-size multiplier: super-size Barrett reduction mod A0 (Cao et al., Eqs. 9-11)",
+      d.g, controllerFields(d.g, top.sb, top.addrBits, top.blockBits) ++ Seq(
+        "cycles" -> q("pass1 + 1 + pass2 + sub_words + 1, passN = W + L + W Bx By + W"),
+        "write_buses" -> 2), top)
     println(f"rtl: ${d.name}%-28s -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
   def generateSchoolbook(out: String, d: SchoolbookDesign): Unit = {
     val t0 = System.nanoTime()
     val (dir, top) = modforge.Generate.elaborate(out, d.name)(new SchoolbookController(d.g))
-    val g = d.g
-    val ports = modforge.Generate.portsJson(top)
-    val w = new PrintWriter(new File(dir, s"${d.name}.json"))
-    w.println(s"""{
-  "design": "${d.name}",
-  "kind": "intfft_schoolbook",
-  "family": "intfft",
-  "title": "Integer-FFT super-size multiplier: block-schoolbook controller (Cao et al., Steps 1-3.3)",
-${groupJson(g)}
-  "block_bits": ${g.blockBits},
-  "words_per_block": ${top.W},
-  "addr_bits": ${top.addrBits},
-  "block_count_bits": ${top.blockBits},
-  "read_latency": 1,
-  "paper_latency": ${SchoolbookController.paperLatency(g)},
-  "multiplier_latency": ${top.mul.latency},
-  "latency_pad": ${top.pad},
-  "first_write_cycle": ${top.t0},
-  "cycles": "W + L + W Bx By + W",
-  "generator": "SpinalHDL ${Spinal.version}",
-  "ports": [
-$ports
-  ]
-}""")
-    w.close()
+    writeJson(dir, d.name, "intfft_schoolbook", "Integer-FFT super-size multiplier: block-schoolbook controller (Cao et al., Steps 1-3.3)",
+      d.g, controllerFields(d.g, top, top.addrBits, top.blockBits) ++ Seq(
+        "first_write_cycle" -> top.t0,
+        "cycles" -> q("W + L + W Bx By + W")), top)
     println(f"rtl: ${d.name}%-28s first write at clock ${top.t0}, pad ${top.pad} -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
@@ -172,40 +152,27 @@ $ports
   def generate(out: String, d: IntFftDesign): Unit = {
     val t0 = System.nanoTime()
     val (dir, top) = modforge.Generate.elaborate(out, d.name)(d.build())
-    writeManifest(new File(dir, s"${d.name}.json"), d, top)
+    writeManifest(dir, d, top)
     println(f"rtl: ${d.name}%-28s latency ${top.latency}, a pair every ${top.issueInterval} cycles -> ${dir.getPath}/${d.name}.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
-  def writeManifest(f: File, d: IntFftDesign, top: BlockMultiplier): Unit = {
+  def writeManifest(dir: File, d: IntFftDesign, top: BlockMultiplier): Unit = {
     val g = d.g
-    val ports = modforge.Generate.portsJson(top)
     val (units, folded) = d.org match {
       case FftOrganisation.Folded(p) =>
         val s = top.asInstanceOf[FoldedMultiplier].sched
-        (p, s""",\n  "issue_cycles": ${s.issueCycles},\n  "schedule_cycles": ${s.steps.length},\n  "handoff_cycle": ${s.handoff}""")
-      case FftOrganisation.Parallel => (g.k / 2, "")
+        (p, Seq("issue_cycles" -> s.issueCycles, "schedule_cycles" -> s.steps.length, "handoff_cycle" -> s.handoff))
+      case FftOrganisation.Parallel => (g.k / 2, Nil)
     }
-    val w = new PrintWriter(f)
-    w.println(s"""{
-  "design": "${d.name}",
-  "kind": "intfft",
-  "family": "intfft",
-  "title": "Integer-FFT block multiplier (Cao et al.), ${d.org.name}",
-${groupJson(g)}
-  "organisation": "${d.org match { case FftOrganisation.Parallel => "parallel"; case _ => "folded" }}",
-  "butterfly_units": $units,
-  "block_bits": ${g.blockBits},
-  "product_words": ${g.productWords},
-  "butterfly_latency": ${Butterfly.latency(g)},
-  "pointwise_latency": ${PointwiseUnit.latency(g)},
-  "recovery_latency": ${AdditionRecovery.latency(g)},
-  "latency": ${top.latency},
-  "issue_interval": ${top.issueInterval}$folded,
-  "generator": "SpinalHDL ${Spinal.version}",
-  "ports": [
-$ports
-  ]
-}""")
-    w.close()
+    writeJson(dir, d.name, "intfft", s"Integer-FFT block multiplier (Cao et al.), ${d.org.name}", g, Seq(
+      "organisation" -> q(d.org match { case FftOrganisation.Parallel => "parallel"; case _ => "folded" }),
+      "butterfly_units" -> units,
+      "block_bits" -> g.blockBits,
+      "product_words" -> g.productWords,
+      "butterfly_latency" -> Butterfly.latency(g),
+      "pointwise_latency" -> PointwiseUnit.latency(g),
+      "recovery_latency" -> AdditionRecovery.latency(g),
+      "latency" -> top.latency,
+      "issue_interval" -> top.issueInterval) ++ folded, top)
   }
 }
