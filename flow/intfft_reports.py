@@ -434,6 +434,22 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
     if par and par.get("critical_path_ns"):
         L[-1] += (f"{par['design__instance__area'] / 1e6:.3f} mm2, critical path {par['critical_path_ns']:.3f} ns "
                   f"({1000 / par['critical_path_ns']:.1f} MHz) at tt{' (stale)' if stale_rtl(par, PARALLEL_ASIC) else ''}.")
+        syn = par.get("steps", {}).get("modforge-synthesis", {})
+        if syn:
+            L[-1] += f" Synthesis took {syn.get('wall_s')} s and {syn.get('peak_mb'):,} MB"
+            L[-1] += (f"; the whole run {att['wall_s']} s, peak RSS {att['peak_rss_mb']:,} MB ({att['date']})."
+                      if att and att.get("status") == "ok" else ".")
+        # Folded against parallel at the same modulus: area, and area x time per block pair (a pair
+        # enters every issue_interval clocks, manifest), both at the measured tt clock.
+        fold = f"intfft_{PARALLEL_ASIC.split('_')[1]}_folded_p4"
+        fm, mp, mf = result(fold), manifest(PARALLEL_ASIC), manifest(fold)
+        if fm and fm.get("critical_path_ns") and mp and mf:
+            def at(m, man):
+                return m["design__instance__area"] / 1e6 * man["issue_interval"] * m["critical_path_ns"] / 1000
+            L += ["", f"Folded (`{fold}`) against parallel: {par['design__instance__area'] / fm['design__instance__area']:.1f}x "
+                  f"smaller; a block pair every {mf['issue_interval']} clocks against {mp['issue_interval']}, so "
+                  f"{mf['issue_interval'] * fm['critical_path_ns'] / (mp['issue_interval'] * par['critical_path_ns']):.1f}x "
+                  f"the time per pair; area x time per pair {at(fm, mf):.3f} against {at(par, mp):.3f} mm2 us."]
     elif att:
         L[-1] += (f"not built: {att['status']} ({att['date']}); {att['wall_s']} s, peak RSS {att['peak_rss_mb']:,} MB, "
                   f"last LibreLane step reached: {att['last_step'] or 'none'}.")
