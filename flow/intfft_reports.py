@@ -172,7 +172,10 @@ def run_flows(rerun):
                     print(f"intfft-reports: {d} {t}: up to date ({m['date']})", flush=True)
                     continue
                 print(f"intfft-reports: {d} {t} ...", flush=True)
-                if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t]).returncode:
+                # router2: on the folded multipliers that fit the LFE5U-85F, router1 ripped up nearly
+                # as many arcs as it routed, and was stopped with almost every arc unrouted.
+                extra = ["--router", "router2"] if t == "ecp5" else []
+                if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t, *extra]).returncode:
                     failures[(d, t)] = f"flow/fpga.py {d} {t} failed"
     return failures
 
@@ -272,7 +275,8 @@ def fpga_rows():
                 u5 = e["utilization"]
                 r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
                          ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
-                         ecp5_fmax_mhz=e["fmax_mhz_median"])
+                         ecp5_fmax_mhz=e["fmax_mhz_median"], ecp5_runs=f"{e.get('router', 'router1')}, "
+                         f"seed{'s' if len(e.get('seeds') or []) > 1 else ''} {', '.join(map(str, e.get('seeds') or []))}")
             else:
                 r["ecp5_overflow"] = e.get("overflow")
         rows.append(r)
@@ -401,19 +405,22 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
             ours = f"absent: `.venv/bin/python flow/fpga.py {r['design']} xc7` or {run_cmd} |  |  | "
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
-    L += ["", "ECP5 (LFE5U-85F): nextpnr place and route, median Fmax of the seeds (flow/fpga.py).", "",
-          "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) |", "|---|---|---|---|---|---|"]
+    L += ["", "ECP5 (LFE5U-85F): nextpnr place and route, median Fmax of the seeds (flow/fpga.py). The runs use "
+          "nextpnr's router2 (`flow/fpga.py <d> ecp5 --router router2`): on the folded multipliers that fit, router1 "
+          "ripped up nearly as many arcs as it routed and was stopped, with almost every arc still unrouted. The last column gives the router and seeds.", "",
+          "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
     for r in frows:
         if r["design"] not in ECP5:
             continue
         if r.get("ecp5_fits") is False:
-            L.append(f"| `{r['design']}` | does not fit: {r.get('ecp5_overflow')} |  |  |  |  |")
+            L.append(f"| `{r['design']}` | does not fit: {r.get('ecp5_overflow')} |  |  |  |  |  |")
         elif "ecp5_fits" in r:
             L.append(f"| `{r['design']}` | {fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | "
                      f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_bram'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
-                     f"{' (stale)' if r.get('ecp5_stale') else ''} |")
+                     f"{' (stale)' if r.get('ecp5_stale') else ''} | {r.get('ecp5_runs')} |")
         else:
-            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5` or {run_cmd} |  |  |  |  |")
+            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 --router router2` "
+                     f"or {run_cmd} |  |  |  |  |  |")
     L += [""]
 
     L += ["## ASIC (SKY130, flow/harden.py, post-synthesis, tt): the butterfly unit and the folded block multiplier "
