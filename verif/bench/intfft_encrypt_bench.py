@@ -5,8 +5,9 @@ Barrett mode for the reductions (verif/bench/intfft_barrett_bench.py). Separate 
 
 Scaling: the paper's Toy groups (Table 1/2, parsed) keep delta and rho; phi and theta are replaced
 (encrypt.scaled; the group's name states it, e.g. "Toy[phi=2000,theta=3]"). Environment:
-MODFORGE_CMNT_PHI / MODFORGE_CMNT_THETA (defaults 1000 / 2), MODFORGE_CNT_PHI / MODFORGE_CNT_THETA
-(defaults 2000 / 3), MODFORGE_SEED.
+MODFORGE_CMNT_PHI / MODFORGE_CMNT_THETA (defaults 2000 / 3), MODFORGE_CNT_PHI / MODFORGE_CNT_THETA
+(defaults 3000 / 4, so that delta = 936 spans four blocks), MODFORGE_SEED; the defaults are
+test_intfft_rtl.py's.
 
 The paper's d-bit accumulation module (M + 2R + 2 sum, stage 1 of its schedule) is not built: the
 bench adds the products it reads back from the RAM model, plus A0 when M + 2R < 0 so that the
@@ -55,6 +56,20 @@ def _scaled_toy(scheme: str, default_phi: int, default_theta: int):
                   theta=env_int(f"MODFORGE_{scheme}_THETA", default_theta))
 
 
+async def _setup(dut, scheme: str, default_phi: int, default_theta: int, seed_offset: int):
+    """The started bench, the scaled Toy group, the random stream (after A0) and the schedule."""
+    tb = await started(dut)
+    grp = _scaled_toy(scheme, default_phi, default_theta)
+    rng = random.Random(env_int("MODFORGE_SEED", 1) + seed_offset)
+    A0 = _modulus(rng, grp.phi, grp.rho)
+    return tb, grp, rng, EncryptionSchedule(tb, A0)
+
+
+def _start(M: int, R: int, A0: int) -> int:
+    """The accumulator's start M + 2R, plus A0 when negative (encrypt.py _start)."""
+    return M + 2 * R + (A0 if M + 2 * R < 0 else 0)
+
+
 def _modulus(rng, phi: int, rho: int) -> int:
     if phi <= rho + 1:
         raise ValueError(f"phi = {phi} must exceed rho + 1 = {rho + 1}: A0 > 2^(rho+1) keeps the "
@@ -73,16 +88,12 @@ async def cmnt_encryption(dut):
     mod A0 on the RTL (gamma = delta + ceil(log2 theta^2) + 3).
     """
     from intfft.encrypt import gamma_for
-    tb = await started(dut)
-    grp = _scaled_toy("CMNT", 1000, 2)
-    phi, theta, delta, rho = grp.phi, grp.theta, grp.delta, grp.rho
-    rng = random.Random(env_int("MODFORGE_SEED", 1) + 7)
-    A0 = _modulus(rng, phi, rho)
+    tb, grp, rng, hw = await _setup(dut, "CMNT", 2000, 3, 7)
+    phi, theta, delta, rho, A0 = grp.phi, grp.theta, grp.delta, grp.rho, hw.A0
     A_0 = [rng.randrange(A0) for _ in range(theta)]
     A_1 = [rng.randrange(A0) for _ in range(theta)]
     B = [[rng.getrandbits(delta) for _ in range(theta)] for _ in range(theta)]
     M, R = rng.getrandbits(1), rng.randrange(-(1 << rho) + 1, 1 << rho)
-    hw = EncryptionSchedule(tb, A0)
 
     pre = 0
     P = {}
@@ -91,7 +102,7 @@ async def cmnt_encryption(dut):
             prod, c1 = await hw.multiply(A_0[i], A_1[j])
             P[i, j], c2 = await hw.reduce(prod, phi)
             pre += c1 + c2
-    acc = M + 2 * R + (A0 if M + 2 * R < 0 else 0)
+    acc = _start(M, R, A0)
     timed = 0
     for i in range(theta):
         for j in range(theta):
@@ -112,18 +123,14 @@ async def cnt_encryption(dut):
     accumulated by the bench, then one reduction mod A0 on the RTL (gamma = delta +
     ceil(log2 theta) + 3). No precompute: the A_i are the public key itself."""
     from intfft.encrypt import gamma_for
-    tb = await started(dut)
-    grp = _scaled_toy("CNT", 2000, 3)
-    phi, theta, delta, rho = grp.phi, grp.theta, grp.delta, grp.rho
-    rng = random.Random(env_int("MODFORGE_SEED", 1) + 11)
-    A0 = _modulus(rng, phi, rho)
+    tb, grp, rng, hw = await _setup(dut, "CNT", 3000, 4, 11)
+    theta, delta, rho, A0 = grp.theta, grp.delta, grp.rho, hw.A0
     A = [rng.randrange(A0) for _ in range(theta)]
     B = [rng.getrandbits(delta) for _ in range(theta)]
     B[0] = (1 << delta) - 1                       # the largest delta-bit B_i
     M, R = rng.getrandbits(1), -(1 << rho) + 1    # the most negative R: A0 is added to the start
-    hw = EncryptionSchedule(tb, A0)
 
-    acc = M + 2 * R + (A0 if M + 2 * R < 0 else 0)
+    acc = _start(M, R, A0)
     timed = 0
     for b, a in zip(B, A):
         prod, c = await hw.multiply(b, a)
