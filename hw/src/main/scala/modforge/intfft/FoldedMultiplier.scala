@@ -90,8 +90,16 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
     bank.io.rdEn := hits.reduce(_ || _)
     bank.io.rdAddr := (0 until 2 * units).map(o => Mux(hits(o), addrOf(rdIdx(o)), U(0, log2Up(depth) bits))).reduce(_ | _)
   }
+  // A port's register read muxes over the indices the schedule has it read (FoldedSchedule.portReads),
+  // k/(2P) per space, not all k: otherwise every register of R fans out to all 2P ports.
+  def regPick(words: Vec[UInt], space: Int, o: Int): UInt = sched.portReads(o, space) match {
+    case Seq() => U(0, m bits)
+    case Seq(i) => words(i)
+    case is => rdIdx(o).muxListDc(is.map(i => i -> words(i)))
+  }
   val operand = Vec((0 until 2 * units).map { o =>
-    val regRead = RegNext(rdSrc(o).mux(Space.DigitsX -> dx(rdIdx(o)), Space.DigitsY -> dy(rdIdx(o)), default -> r(rdIdx(o))))
+    val regRead = RegNext(rdSrc(o).mux(Space.DigitsX -> regPick(dx, Space.DigitsX, o),
+      Space.DigitsY -> regPick(dy, Space.DigitsY, o), default -> regPick(r, Space.R, o)))
     val srcR = RegNext(rdSrc(o))
     val bankR = RegNext(bankOf(rdIdx(o)))
     val fromX = Vec(slots(Space.SlotX).map(_.io.rdData))(bankR)
@@ -133,12 +141,14 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
     bank.io.wrAddr := (0 until 2 * units).map(o => Mux(hits(o), addrOf(bIdx(o)), U(0, log2Up(depth) bits))).reduce(_ | _)
     bank.io.wrData := (0 until 2 * units).map(o => Mux(hits(o), bData(o), U(0, m bits))).reduce(_ | _)
   }
+  // R(i) takes only the outputs that the schedule has write i (FoldedSchedule.bflyWritesR, pwWritesR):
+  // one butterfly output and one pointwise unit, instead of all 3P.
   for (i <- 0 until k) {
-    val bHits = (0 until 2 * units).map(o => bWrite && bDst === Space.R && bIdx(o) === i)
-    val pHits = (0 until units).map(u => pWrite && pIdx(u) === i)
-    when((bHits ++ pHits).reduce(_ || _)) {
-      r(i) := ((0 until 2 * units).map(o => Mux(bHits(o), bData(o), U(0, m bits))) ++
-        (0 until units).map(u => Mux(pHits(u), pwu(u).io.y, U(0, m bits)))).reduce(_ | _)
+    val bHits = (0 until 2 * units).filter(o => sched.bflyWritesR(o)(i)).map(o => (bWrite && bDst === Space.R && bIdx(o) === i, bData(o)))
+    val pHits = (0 until units).filter(u => sched.pwWritesR(u)(i)).map(u => (pWrite && pIdx(u) === i, pwu(u).io.y))
+    val hits = bHits ++ pHits
+    when(hits.map(_._1).reduce(_ || _)) {
+      r(i) := hits.map { case (hit, data) => Mux(hit, data, U(0, m bits)) }.reduce(_ | _)
     }
   }
 

@@ -97,6 +97,26 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
   }
   def issueCycles: Int = jobs.map(_.length).sum
 
+  /** The indices operand port o (2u: unit u's rdA, 2u + 1: its rdB) ever reads from the register
+    * space `space` (DigitsX, DigitsY or R). The schedule is fixed at elaboration, so the multiplier
+    * muxes each port over these k/(2P) indices only, not over all k: each register then feeds one
+    * port instead of 2P, which is what made the 32-bit designs unroutable on the ECP5. */
+  def portReads(o: Int, space: Int): Seq[Int] =
+    steps.flatten.flatMap { st =>
+      val u = st.units(o / 2)
+      val (src, i) = if (o % 2 == 0) (st.srcA, u.rdA) else (st.srcB, u.rdB)
+      if (src == space) Seq(i) else Nil
+    }.distinct.sorted
+
+  /** The R indices butterfly output o (2u: unit u's up result, 2u + 1: its down result) ever writes. */
+  def bflyWritesR(o: Int): Set[Int] =
+    steps.flatten.filter(st => !st.pw && st.dst == Space.R).map { st =>
+      val u = st.units(o / 2); if (o % 2 == 0) u.wrA else u.wrB
+    }.toSet
+
+  /** The R indices pointwise unit u ever writes. */
+  def pwWritesR(u: Int): Set[Int] = steps.flatten.filter(st => st.pw && st.dst == Space.R).map(_.units(u).wrA).toSet
+
   /** The cycle-by-cycle check of the placement (see the class comment); throws on a violation. */
   def check(): Unit = {
     val lastWrite = scala.collection.mutable.Map[(Int, Int), Int]()

@@ -89,4 +89,18 @@ class IntFftParamsSpec extends AnyFunSuite {
       assert(s.handoff >= s.steps.length)
     }
   }
+
+  test("folded schedules: each operand port reads k/(2P) of each register space; each R index has one writer of each kind") {
+    for (g <- groups; p <- Seq(1, 2, 4, 8, 16, 32) if 4 * p <= g.k) {
+      val s = FoldedSchedule(g, p)
+      val ports = 0 until 2 * p
+      for (space <- Seq(Space.DigitsX, Space.DigitsY, Space.R)) {
+        // Stage 0 (forward for the digits, inverse for R) reads every index once, k/(2P) per port.
+        assert(ports.forall(o => s.portReads(o, space).length == g.k / (2 * p)), s"${g.name} P=$p space $space")
+        assert(ports.flatMap(o => s.portReads(o, space)).sorted == (0 until g.k))
+      }
+      assert(ports.flatMap(o => s.bflyWritesR(o)).sorted == (0 until g.k))
+      assert((0 until p).flatMap(u => s.pwWritesR(u)).sorted == (0 until g.k))
+    }
+  }
 }
