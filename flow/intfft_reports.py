@@ -172,9 +172,10 @@ def run_flows(rerun):
                     print(f"intfft-reports: {d} {t}: up to date ({m['date']})", flush=True)
                     continue
                 print(f"intfft-reports: {d} {t} ...", flush=True)
-                # The static placer and router2: after HeAP, router2 stalled with ~1.5*10^4 wires
-                # overused (router1 made no headway); after the static placer, router2 converges. One seed: a seed takes tens of minutes of WebAssembly nextpnr.
-                extra = ["--router", "router2", "--placer", "static", "--seeds", "1"] if t == "ecp5" else []
+                # The static placer and router2: after HeAP, router2 stalled with over 10^4 wires
+                # overused (router1 made no headway); after the static placer, router2 converges on
+                # fermat32. 45 minutes a seed, then the run is recorded as not routed. One seed: a seed takes tens of minutes of WebAssembly nextpnr.
+                extra = ["--router", "router2", "--placer", "static", "--seeds", "1", "--timeout-min", "45"] if t == "ecp5" else []
                 if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t, *extra]).returncode:
                     failures[(d, t)] = f"flow/fpga.py {d} {t} failed"
     return failures
@@ -212,6 +213,8 @@ def clocks():
         if e and e.get("fits") and e.get("fmax_mhz_median"):
             r["ecp5_mhz"] = e["fmax_mhz_median"]
             r["ecp5_stale"] = stale_rtl(e, d)
+        elif e and not stale_rtl(e, d):
+            r["ecp5_none"] = "does not fit the LFE5U-85F" if not e.get("fits") else "not routed (see the FPGA section)"
         out[d] = r
     return out
 
@@ -271,7 +274,15 @@ def fpga_rows():
         if e:
             r["ecp5_fits"] = e["fits"]
             r["ecp5_stale"] = stale_rtl(e, d)
-            if e["fits"]:
+            if e["fits"] and e.get("routed") is False:
+                run = next(x for x in e["seeds"].values() if x.get("routed") is False)
+                u5 = e["utilization"]
+                r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
+                         ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
+                         ecp5_unrouted=f"not routed in {run['timeout_min']:g} min (router2 iteration "
+                                       f"{run['router2_iterations']}: {run['overused_wires']:,} wires overused)",
+                         ecp5_runs=f"{e.get('placer', 'heap')} placer, {e.get('router')}, seed {', '.join(map(str, e['seeds']))}")
+            elif e["fits"]:
                 u5 = e["utilization"]
                 r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
                          ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
@@ -378,7 +389,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         a = (f"{m['asic_mhz']:.1f}" + (" (stale)" if m.get("asic_stale") else "")) if "asic_mhz" in m else \
             (f"absent: `make harden DESIGN={d}` or {run_cmd}" if d in ASIC else f"absent: `make harden DESIGN={d}`")
         e = (f"{m['ecp5_mhz']:.1f}" + (" (stale)" if m.get("ecp5_stale") else "")) if "ecp5_mhz" in m else \
-            f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 --placer static --router router2 --seeds 1`" + (f" or {run_cmd}" if d in ECP5 else "")
+            m["ecp5_none"] if "ecp5_none" in m else f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 --placer static --router router2 --seeds 1 --timeout-min 45`" + (f" or {run_cmd}" if d in ECP5 else "")
         L.append(f"| `{d}` | {a} | {e} |")
     L += [""]
     if crow:
@@ -406,9 +417,10 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
-          "The runs (`flow/fpga.py <d> ecp5 --placer static --router router2 --seeds 1`) use nextpnr's static "
-          "placer: after its default placer (HeAP), router2 stalled with about 1.5*10^4 wires overused, and router1 "
-          "made no headway. The last column gives the placer, router and seeds.", "",
+          "The runs (`flow/fpga.py <d> ecp5 --placer static --router router2 --seeds 1 --timeout-min 45`) use "
+          "nextpnr's static placer: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
+          "and router1 made no headway. A seed not routed in 45 minutes is reported with the last router2 iteration "
+          "it reached. The last column gives the placer, router and seeds.", "",
           "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
     for r in frows:
         if r["design"] not in ECP5:
@@ -417,10 +429,11 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
             L.append(f"| `{r['design']}` | does not fit: {r.get('ecp5_overflow')}{' (stale)' if r.get('ecp5_stale') else ''} |  |  |  |  |  |")
         elif "ecp5_fits" in r:
             L.append(f"| `{r['design']}` | {fmt(r.get('ecp5_comb'), ',')} | {fmt(r.get('ecp5_ff'), ',')} | "
-                     f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_bram'))} | {fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
+                     f"{fmt(r.get('ecp5_mult'))} | {fmt(r.get('ecp5_bram'))} | "
+                     f"{r['ecp5_unrouted'] if 'ecp5_unrouted' in r else fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
                      f"{' (stale)' if r.get('ecp5_stale') else ''} | {r.get('ecp5_runs')} |")
         else:
-            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 --placer static --router router2 --seeds 1` "
+            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 --placer static --router router2 --seeds 1 --timeout-min 45` "
                      f"or {run_cmd} |  |  |  |  |  |")
     L += [""]
 
