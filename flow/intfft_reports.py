@@ -55,6 +55,10 @@ GROUP_ORDER = ["fermat32", "general32", "fermat64", "solinas64"]
 FOLDED = [f"intfft_{g}_folded_p4" for g in GROUP_ORDER]
 XC7 = ["intfft_fermat32_parallel"] + FOLDED
 ECP5 = FOLDED
+# The static placer and router2: after HeAP, router2 stalled with over 10^4 wires overused (router1
+# made no headway); after the static placer, router2 converges on fermat32. One seed of at most 45
+# minutes (then recorded as not routed): a seed takes tens of minutes of WebAssembly nextpnr.
+ECP5_ARGS = ["--placer", "static", "--router", "router2", "--seeds", "1", "--timeout-min", "45"]
 BUTTERFLY = [f"intfft_{g}_butterfly" for g in GROUP_ORDER]
 ASIC = BUTTERFLY + FOLDED
 # The fully parallel 2^32+1 network in SKY130: attempted within the budget (an hour, 16 GB);
@@ -172,10 +176,7 @@ def run_flows(rerun):
                     print(f"intfft-reports: {d} {t}: up to date ({m['date']})", flush=True)
                     continue
                 print(f"intfft-reports: {d} {t} ...", flush=True)
-                # The static placer and router2: after HeAP, router2 stalled with over 10^4 wires
-                # overused (router1 made no headway); after the static placer, router2 converges on
-                # fermat32. 45 minutes a seed, then the run is recorded as not routed. One seed: a seed takes tens of minutes of WebAssembly nextpnr.
-                extra = ["--router", "router2", "--placer", "static", "--seeds", "1", "--timeout-min", "45"] if t == "ecp5" else []
+                extra = ECP5_ARGS if t == "ecp5" else []
                 if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t, *extra]).returncode:
                     failures[(d, t)] = f"flow/fpga.py {d} {t} failed"
     return failures
@@ -274,20 +275,18 @@ def fpga_rows():
         if e:
             r["ecp5_fits"] = e["fits"]
             r["ecp5_stale"] = stale_rtl(e, d)
-            if e["fits"] and e.get("routed") is False:
-                run = next(x for x in e["seeds"].values() if x.get("routed") is False)
-                u5 = e["utilization"]
+            if e["fits"]:
+                u5, seeds = e["utilization"], list(e.get("seeds") or [])
                 r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
-                         ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
-                         ecp5_unrouted=f"not routed in {run['timeout_min']:g} min (router2 iteration "
-                                       f"{run['router2_iterations']}: {run['overused_wires']:,} wires overused)",
-                         ecp5_runs=f"{e.get('placer', 'heap')} placer, {e.get('router')}, seed {', '.join(map(str, e['seeds']))}")
-            elif e["fits"]:
-                u5 = e["utilization"]
-                r.update(ecp5_comb=u5.get("TRELLIS_COMB", {}).get("used"), ecp5_ff=u5.get("TRELLIS_FF", {}).get("used"),
-                         ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"),
-                         ecp5_fmax_mhz=e["fmax_mhz_median"], ecp5_runs=f"{e.get('placer', 'heap')} placer, {e.get('router', 'router1')}, "
-                         f"seed{'s' if len(e.get('seeds') or []) > 1 else ''} {', '.join(map(str, e.get('seeds') or []))}")
+                         ecp5_mult=u5.get("MULT18X18D", {}).get("used"), ecp5_bram=u5.get("DP16KD", {}).get("used"))
+                if e.get("routed") is False:
+                    run = next(x for x in e["seeds"].values() if x.get("routed") is False)
+                    r["ecp5_unrouted"] = (f"not routed in {run['timeout_min']:g} min (router2 iteration "
+                                          f"{run['router2_iterations']}: {run['overused_wires']:,} wires overused)")
+                else:
+                    r["ecp5_fmax_mhz"] = e["fmax_mhz_median"]
+                r["ecp5_runs"] = (f"{e.get('placer', 'heap')} placer, {e.get('router', 'router1')}, "
+                                  f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}")
             else:
                 r["ecp5_overflow"] = e.get("overflow")
         rows.append(r)
@@ -389,7 +388,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         a = (f"{m['asic_mhz']:.1f}" + (" (stale)" if m.get("asic_stale") else "")) if "asic_mhz" in m else \
             (f"absent: `make harden DESIGN={d}` or {run_cmd}" if d in ASIC else f"absent: `make harden DESIGN={d}`")
         e = (f"{m['ecp5_mhz']:.1f}" + (" (stale)" if m.get("ecp5_stale") else "")) if "ecp5_mhz" in m else \
-            m["ecp5_none"] if "ecp5_none" in m else f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 --placer static --router router2 --seeds 1 --timeout-min 45`" + (f" or {run_cmd}" if d in ECP5 else "")
+            m["ecp5_none"] if "ecp5_none" in m else f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 {' '.join(ECP5_ARGS)}`" + (f" or {run_cmd}" if d in ECP5 else "")
         L.append(f"| `{d}` | {a} | {e} |")
     L += [""]
     if crow:
@@ -417,9 +416,9 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
-          "The runs (`flow/fpga.py <d> ecp5 --placer static --router router2 --seeds 1 --timeout-min 45`) use "
+          f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ECP5_ARGS)}`) use "
           "nextpnr's static placer: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
-          "and router1 made no headway. A seed not routed in 45 minutes is reported with the last router2 iteration "
+          f"and router1 made no headway. A seed not routed in {ECP5_ARGS[-1]} minutes is reported with the last router2 iteration "
           "it reached. The last column gives the placer, router and seeds.", "",
           "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
     for r in frows:
@@ -433,7 +432,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                      f"{r['ecp5_unrouted'] if 'ecp5_unrouted' in r else fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
                      f"{' (stale)' if r.get('ecp5_stale') else ''} | {r.get('ecp5_runs')} |")
         else:
-            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 --placer static --router router2 --seeds 1 --timeout-min 45` "
+            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 {' '.join(ECP5_ARGS)}` "
                      f"or {run_cmd} |  |  |  |  |  |")
     L += [""]
 

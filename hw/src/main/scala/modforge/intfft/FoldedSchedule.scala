@@ -100,7 +100,7 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
   /** The indices operand port o (2u: unit u's rdA, 2u + 1: its rdB) ever reads from the register
     * space `space` (DigitsX, DigitsY or R). The schedule is fixed at elaboration, so the multiplier
     * muxes each port over these k/(2P) indices only, not over all k: each register then feeds one
-    * port instead of 2P, which is what made the 32-bit designs unroutable on the ECP5. */
+    * port instead of 2P (the wider muxes were most of the folded designs' FPGA LUTs). */
   def portReads(o: Int, space: Int): Seq[Int] =
     steps.flatten.flatMap { st =>
       val u = st.units(o / 2)
