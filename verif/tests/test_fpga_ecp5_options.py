@@ -1,5 +1,6 @@
 """flow/fpga.py's ECP5 options: the fit check before placement (nextpnr --pack-only) names the
-resource that overflows, and the nextpnr options are refused where they mean nothing.
+resource that overflows, the nextpnr options are refused where they mean nothing, and
+--no-timing-driven reaches nextpnr as --no-tmdriv (and only then).
 
 The overflow case is 29 registered 18x18 products on the LFE5U-25F, which has 28 MULT18X18D; the
 fitting case is 2 of them. No placement runs.
@@ -41,11 +42,27 @@ def test_fit_check_names_the_overflowing_resource(tmp_path, n, expected):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["xc7", "--placer", "static"], "target xc7 takes no --placer or --timeout-min"),
-    (["xcup", "--timeout-min", "5"], "target xcup takes no --placer or --timeout-min"),
+    (["xc7", "--placer", "static"], "target xc7 takes no --placer, --timeout-min or --no-timing-driven"),
+    (["xcup", "--timeout-min", "5"], "target xcup takes no --placer, --timeout-min or --no-timing-driven"),
+    (["xc7", "--no-timing-driven"], "target xc7 takes no --placer, --timeout-min or --no-timing-driven"),
     (["ecp5", "--timeout-min", "0"], "--timeout-min 0 is not positive"),
     (["ecp5", "--placer", "sa"], "invalid choice: 'sa'"),
 ])
 def test_nextpnr_options_are_refused_where_they_mean_nothing(args, message):
     p = subprocess.run([*FPGA, "no_such_design", *args], capture_output=True, text=True)
     assert p.returncode != 0 and message in p.stderr
+
+
+@pytest.mark.parametrize("timing_driven", [True, False])
+def test_no_timing_driven_reaches_nextpnr(tmp_path, monkeypatch, timing_driven):
+    seen = []
+
+    def fake_run(cmd, **kw):  # record the command; nextpnr itself is not run
+        seen.append(cmd)
+        (tmp_path / "report_seed1.json").write_text('{"fmax": {"clk": {"achieved": 50.0}}, "utilization": {}}')
+        return subprocess.CompletedProcess(cmd, 0)
+
+    monkeypatch.setattr(fpga.subprocess, "run", fake_run)
+    r = fpga.nextpnr("d.json", "LFE5U-25F", 100.0, 1, tmp_path, "router2", "static", None, timing_driven)
+    assert r["fmax_mhz"] == 50.0
+    assert ("--no-tmdriv" in seen[0]) == (not timing_driven)

@@ -1,6 +1,7 @@
 package modforge.intfft
 
 import modforge.Multiplier
+import modforge.arith.ConstMul
 import spinal.core._
 
 object DhemBarrett {
@@ -19,6 +20,11 @@ object DhemBarrett {
   *                                                        is at most 1 (the paper's claim), so
   *                                                        x - sigma p < 2p < 2^(m+1): m+1 bits suffice
   *   register 3: y = y1 - p if y1 >= p else y1            the one final subtraction
+  *
+  * Both products are by constants. A sparse constant (at most 4 signed digits, [[ConstMul.sparse]])
+  * is multiplied by shift-adds, otherwise by [[modforge.Multiplier]]: for the general group both
+  * are sparse (p = 2^32 - 2^20 + 1, P1 = 2^36 + 2^24 + 2^12 - 2^4), which keeps the reducer out of
+  * the FPGA's DSP blocks. Same registers, same latency, same values either way.
   */
 class DhemBarrett(g: IntFftParams) extends Reducer(g) {
   import g.{m, p}
@@ -26,9 +32,11 @@ class DhemBarrett(g: IntFftParams) extends Reducer(g) {
   val P1 = DhemBarrett.p1(p)
   require(P1.bitLength == m + 5, s"Dhem Barrett: P1 = $P1 has ${P1.bitLength} bits, expected m + 5 = ${m + 5}")
   val xh = io.x(2 * m - 1 downto m - 4) // x >> (m + beta), m + 4 bits
-  val sigma = RegNext((Multiplier.full(xh, U(P1, m + 5 bits)) >> (m + 8)).resize(m + 1 bits))
+  val xhP1 = if (ConstMul.sparse(P1)) ConstMul.full(xh, P1) else Multiplier.full(xh, U(P1, m + 5 bits))
+  val sigma = RegNext((xhP1 >> (m + 8)).resize(m + 1 bits))
   val xLow = RegNext(io.x(m downto 0))
-  val y1 = RegNext(xLow - Multiplier.low(sigma, U(p, m bits), m + 1))
+  val sigmaP = if (ConstMul.sparse(p)) ConstMul.low(sigma, p, m + 1) else Multiplier.low(sigma, U(p, m bits), m + 1)
+  val y1 = RegNext(xLow - sigmaP)
   val pWide = U(p, m + 1 bits)
   io.y := RegNext(Mux(y1 >= pWide, y1 - pWide, y1).resize(m bits))
 }
