@@ -69,19 +69,24 @@ GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
 GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
 
 # make test runs two chains side by side (scripts/parallel.py), one per core, after one generator
-# run: "sim" (SpinalSim, then the pytest files that call the generator themselves, since Mill runs
-# one at a time) and "flow" (synthesis and STA of the gate-level designs, then the rest of pytest,
-# the multipliers' cocotb RTL benches among it). The split balances the two chains' times.
+# run: "sim" (SpinalSim shard a, then the pytest files that call the generator themselves, since Mill
+# runs one at a time) and "flow" (synthesis and STA of the gate-level designs, SpinalSim shard b,
+# then the rest of pytest, the multipliers' cocotb RTL benches among it). The SpinalSim suites run
+# without Mill (scripts/scala_tests.py: one JVM per shard, shard b in its own workspace), so that
+# they can use both cores. The split balances the two chains' times. The `_fast` configurations run
+# at RTL at 32 bits here (their explicit product trees cost Icarus minutes at 64); test-long adds 64, 128.
 SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py
-TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
+TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
+	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
-	  'sim: $(MILL) hw.test && $(TEST_ENV) $(PYTEST) -q $(SIM_TESTS)' \
+	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q $(SIM_TESTS)' \
 	  'flow: for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done && \
 	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
 	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
+	     .venv/bin/python scripts/scala_tests.py run --shard b --classpath $(BUILD)/scala_tests.cp --build $(BUILD)/scala_shard_b && \
 	     $(TEST_ENV) $(PYTEST) -q verif/tests $(addprefix --ignore=,$(SIM_TESTS))'
 
 test-long: setup

@@ -60,7 +60,7 @@ ECP5 = FOLDED
 # the 100 MHz constraint, far above what these designs reach, timing-driven router2 stalled on
 # general32 and fermat64. One seed of at most TIMEOUT_MIN minutes (then recorded as not routed): a
 # seed takes tens of minutes of WebAssembly nextpnr.
-TIMEOUT_MIN = 120
+TIMEOUT_MIN = 100
 ECP5_ARGS = ["--placer", "static", "--router", "router2", "--no-timing-driven", "--seeds", "1",
              "--timeout-min", str(TIMEOUT_MIN)]
 

@@ -34,7 +34,7 @@ class VariantSpec extends AnyFunSuite {
   }
 
   // make test: two (each a Verilator build); make test-long (MODFORGE_SIM_OPS set): all four. The `_fast`
-  // configurations also run the cocotb bench at RTL (32, 64 bits) and gate level (32) in make test.
+  // configurations also run the cocotb bench at RTL and gate level (32 bits) in make test.
   val long = sys.env.contains("MODFORGE_SIM_OPS")
   for ((f, n) <- Seq(Barrett -> "barrett_32__p111111110_mbdks", GShoupFamily -> "gshoup_32__p1111111111_mbdhc") ++
     (if (long) Seq(ShoupFamily -> "shoup_32__p111111_madbk", Barrett -> "barrett_32__p111100100_t27_mbwsk") else Nil)) {
