@@ -55,19 +55,29 @@ GROUP_ORDER = ["fermat32", "general32", "fermat64", "solinas64"]
 FOLDED = [f"intfft_{g}_folded_p4" for g in GROUP_ORDER]
 XC7 = ["intfft_fermat32_parallel"] + FOLDED
 ECP5 = FOLDED
-# The static placer and router2: after HeAP, router2 stalled with over 10^4 wires overused (router1
-# made no headway); after the static placer, router2 converges on fermat32. Not timing-driven: at
-# the 100 MHz constraint, far above what these designs reach, timing-driven router2 stalled on
-# general32 and fermat64. One seed of at most TIMEOUT_MIN minutes (then recorded as not routed): a
-# seed takes tens of minutes of WebAssembly nextpnr.
+# Each folded design's nextpnr settings, as ORFS keeps a configuration per design. All use the
+# static placer and router2: after HeAP, router2 stalled with over 10^4 wires overused (router1
+# made no headway). Timing-driven or not is per design: against the 100 MHz constraint, far above
+# what these designs reach, timing-driven router2 stalled on fermat64 (and on general32 while its
+# reducers' constant products used DSP blocks), so those run with --no-timing-driven; fermat32
+# routes timing-driven, and without it router2 diverged in its last iterations. One seed of at
+# most TIMEOUT_MIN minutes (then recorded as not routed): a seed takes tens of minutes of
+# WebAssembly nextpnr.
 TIMEOUT_MIN = 100
-ECP5_ARGS = ["--placer", "static", "--router", "router2", "--no-timing-driven", "--seeds", "1",
-             "--timeout-min", str(TIMEOUT_MIN)]
+ECP5_TIMING_DRIVEN = {"intfft_fermat32_folded_p4": True}  # the others: False
 
 
-def ecp5_settings_match(m):
-    """An ECP5 result counts only if it ran with ECP5_ARGS' placer, router and timing mode."""
-    return m.get("placer") == "static" and m.get("router") == "router2" and m.get("timing_driven", True) is False
+def ecp5_args(d):
+    timing = [] if ECP5_TIMING_DRIVEN.get(d, False) else ["--no-timing-driven"]
+    return ["--placer", "static", "--router", "router2", *timing, "--seeds", "1", "--timeout-min", str(TIMEOUT_MIN)]
+
+
+def ecp5_settings_match(m, d):
+    """An ECP5 result counts only if it ran with ecp5_args(d)'s placer, router and timing mode."""
+    return (m.get("placer") == "static" and m.get("router") == "router2"
+            and m.get("timing_driven", True) == ECP5_TIMING_DRIVEN.get(d, False))
+
+
 BUTTERFLY = [f"intfft_{g}_butterfly" for g in GROUP_ORDER]
 ASIC = BUTTERFLY + FOLDED
 # The fully parallel 2^32+1 network in SKY130: attempted within the issue's budget (an hour, 16 GB);
@@ -181,11 +191,11 @@ def run_flows(rerun):
         for d in designs:
             for t in targets:
                 m = fpga_result(d, t)
-                if m and not rerun and not stale_rtl(m, d) and (t != "ecp5" or not m.get("fits") or ecp5_settings_match(m)):
+                if m and not rerun and not stale_rtl(m, d) and (t != "ecp5" or not m.get("fits") or ecp5_settings_match(m, d)):
                     print(f"intfft-reports: {d} {t}: up to date ({m['date']})", flush=True)
                     continue
                 print(f"intfft-reports: {d} {t} ...", flush=True)
-                extra = ECP5_ARGS if t == "ecp5" else []
+                extra = ecp5_args(d) if t == "ecp5" else []
                 if subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t, *extra]).returncode:
                     failures[(d, t)] = f"flow/fpga.py {d} {t} failed"
     return failures
@@ -398,7 +408,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         a = (f"{m['asic_mhz']:.1f}" + (" (stale)" if m.get("asic_stale") else "")) if "asic_mhz" in m else \
             (f"absent: `make harden DESIGN={d}` or {run_cmd}" if d in ASIC else f"absent: `make harden DESIGN={d}`")
         e = (f"{m['ecp5_mhz']:.1f}" + (" (stale)" if m.get("ecp5_stale") else "")) if "ecp5_mhz" in m else \
-            m["ecp5_none"] if "ecp5_none" in m else f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 {' '.join(ECP5_ARGS)}`" + (f" or {run_cmd}" if d in ECP5 else "")
+            m["ecp5_none"] if "ecp5_none" in m else f"absent: `.venv/bin/python flow/fpga.py {d} ecp5 {' '.join(ecp5_args(d))}`" + (f" or {run_cmd}" if d in ECP5 else "")
         L.append(f"| `{d}` | {a} | {e} |")
     L += [""]
     if crow:
@@ -426,12 +436,15 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
-          f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ECP5_ARGS)}`) use "
-          "nextpnr's static placer: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
-          "and router1 made no headway. Placement and routing are not timing-driven (nextpnr --no-tmdriv): timing-driven "
-          "router2 stalled on general32 and fermat64 at the 100 MHz constraint. The Fmax is measured after routing all the same. "
+          "The runs (`flow/fpga.py <d> ecp5 --placer static --router router2 [--no-timing-driven] --seeds 1 "
+          f"--timeout-min {TIMEOUT_MIN}`) use "
+          "nextpnr's static placer and router2: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
+          "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/intfft_reports.py): "
+          "against the 100 MHz constraint timing-driven router2 stalled on fermat64 (and on general32 while its reducers "
+          "used 132 MULT18X18D), so those run with --no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured "
+          "after routing); fermat32 routes timing-driven, and without it router2 diverged in its last iterations. "
           f"A seed not routed in {TIMEOUT_MIN} minutes is reported with the last router2 iteration "
-          "it reached. The last column gives the placer, router and seeds.", "",
+          "it reached. The last column gives the placer, router, timing mode and seeds.", "",
           "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
     for r in frows:
         if r["design"] not in ECP5:
@@ -444,7 +457,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                      f"{r['ecp5_unrouted'] if 'ecp5_unrouted' in r else fmt(r.get('ecp5_fmax_mhz'), '.1f')}"
                      f"{' (stale)' if r.get('ecp5_stale') else ''} | {r.get('ecp5_runs')} |")
         else:
-            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 {' '.join(ECP5_ARGS)}` "
+            L.append(f"| `{r['design']}` | absent: `.venv/bin/python flow/fpga.py {r['design']} ecp5 {' '.join(ecp5_args(r['design']))}` "
                      f"or {run_cmd} |  |  |  |  |  |")
     L += [""]
 
