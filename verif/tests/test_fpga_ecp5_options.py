@@ -66,3 +66,19 @@ def test_no_timing_driven_reaches_nextpnr(tmp_path, monkeypatch, timing_driven):
     r = fpga.nextpnr("d.json", "LFE5U-25F", 100.0, 1, tmp_path, "router2", "static", None, timing_driven)
     assert r["fmax_mhz"] == 50.0
     assert ("--no-tmdriv" in seen[0]) == (not timing_driven)
+
+
+def test_intfft_reports_ecp5_settings_are_per_design():
+    """flow/intfft_reports.py runs each folded design with its own timing mode, and counts an ECP5
+    result as up to date only if it was made with that design's placer, router and timing mode."""
+    import intfft_reports as r  # noqa: E402 (flow/ is on sys.path above)
+    f32, f64 = "intfft_fermat32_folded_p4", "intfft_fermat64_folded_p4"
+    assert "--no-timing-driven" not in r.ecp5_args(f32) and "--no-timing-driven" in r.ecp5_args(f64)
+    for d in (f32, f64):
+        a = r.ecp5_args(d)
+        assert a[a.index("--placer") + 1] == "static" and a[a.index("--router") + 1] == "router2"
+    timing = {"placer": "static", "router": "router2"}             # before the option: timing-driven
+    congestion = {**timing, "timing_driven": False}
+    assert r.ecp5_settings_match(timing, f32) and not r.ecp5_settings_match(timing, f64)
+    assert r.ecp5_settings_match(congestion, f64) and not r.ecp5_settings_match(congestion, f32)
+    assert not r.ecp5_settings_match({**timing, "placer": "heap"}, f32)
