@@ -170,8 +170,8 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", 
            "--out-of-context", "--router", router, "--placer", placer]
     if not timing_driven:
         # nextpnr's "timing_driven" setting off: the static placer and router2 weigh congestion
-        # only. With a clock far above what the design reaches, every arc is near-critical and
-        # router2 will not detour it, which keeps congested wires overused.
+        # only. Our reading, not verified in nextpnr: with a clock far above what the design
+        # reaches, most arcs are near-critical and router2 is reluctant to detour them.
         cmd.append("--no-tmdriv")
     with open(log, "w") as f:
         try:
