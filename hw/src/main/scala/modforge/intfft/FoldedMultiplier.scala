@@ -12,8 +12,8 @@ import spinal.lib.Delay
   * Storage: the digit registers of x and y (the forward stage 0 reads them bit-reversed), two slots of
   * 2P [[modforge.mem.MemBank]]s of k/(2P) words (X, then the inverse transform, and Y; synchronous
   * read, the NTT tile's bank map [[modforge.ntt.NttSchedule]]), and the k-word register array R
-  * (pointwise results, read bit-reversed by inverse stage 0; the z_t, read whole by addition
-  * recovery). The issue order is [[FoldedSchedule]], wired as a ROM indexed by the cycle count.
+  * (pointwise results, read bit-reversed by inverse stage 0; the z_t, read d/b a clock by
+  * [[WordSerialRecovery]]). The issue order is [[FoldedSchedule]], wired as a ROM indexed by the cycle count.
   *
   * Issue cycle t: bank read addresses and the register reads (registered) in t, operands and
   * twiddles at the units in t + 1, results written in t + 1 + L (L: [[Butterfly.latency]] or
@@ -28,7 +28,11 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   val handoff: Int = sched.handoff
   require(handoff + 1 >= g.productWords, s"folded multiplier: ${handoff + 1} cycles per block are fewer than the kb/d = ${g.productWords} words of addition recovery")
   def issueInterval: Int = handoff + 1
-  val rec = new AdditionRecovery(g)
+  // Word-serial recovery: one tree of d/b leaves for every word (the next pair comes issueInterval clocks later).
+  val rec = new WordSerialRecovery(g)
+  // It reads R in the kb/d clocks from the handoff on; the next pair, accepted at the handoff at the
+  // earliest, writes R first in its issue cycle firstRWrite, clock handoff + 1 + firstRWrite.
+  require(sched.firstRWrite >= rec.readCycles, s"folded multiplier: the next pair writes R ${sched.firstRWrite} cycles after its issue starts, before word-serial recovery has read the ${rec.readCycles} words of the last product")
   def latency: Int = 1 + handoff + rec.latency
 
   // ---- Controller: the cycle count runs 0 .. handoff after an accepted pair ----
@@ -152,7 +156,7 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
     }
   }
 
-  // ---- Addition recovery reads R whole at the handoff ----
+  // ---- Word-serial recovery reads R from the handoff on ----
   rec.io.inValid := atHandoff
   rec.io.z := r
   out_valid := rec.io.outValid

@@ -96,6 +96,9 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
     a.toIndexedSeq
   }
   def issueCycles: Int = jobs.map(_.length).sum
+  /** The first cycle (counted from issue cycle 0) in which a result is written to R: the register
+    * array must hold the previous product's z_t for addition recovery until then. */
+  val firstRWrite: Int = (for ((so, t) <- steps.zipWithIndex; st <- so.toSeq if st.dst == Space.R) yield t + writeDelay(st.pw)).min
 
   /** The indices operand port o (2u: unit u's rdA, 2u + 1: its rdB) ever reads from the register
     * space `space` (DigitsX, DigitsY or R). The schedule is fixed at elaboration, so the multiplier
