@@ -53,10 +53,7 @@ from intfft.schoolbook import blocks, model_cycles  # noqa: E402
 NAME = "intfft_table"
 GROUP_ORDER = ["fermat32", "general32", "fermat64", "solinas64"]
 FOLDED = [f"intfft_{g}_folded_p4" for g in GROUP_ORDER]
-# fermat64 also at P = 2 and 1 on xc7: the smaller folds' cost. (On the LFE5U-85F they fit too, and
-# router2 stalled on them as on P = 4; they are not in the ECP5 table.)
-FOLDED_SMALL = ["intfft_fermat64_folded_p2", "intfft_fermat64_folded_p1"]
-XC7 = ["intfft_fermat32_parallel"] + FOLDED + FOLDED_SMALL
+XC7 = ["intfft_fermat32_parallel"] + FOLDED
 ECP5 = FOLDED
 # Each folded design's nextpnr settings, as ORFS keeps a configuration per design. All use the
 # static placer and router2: after HeAP, router2 stalled with over 10^4 wires overused (router1

@@ -28,9 +28,9 @@ LONG_MODE = os.environ.get("MODFORGE_INTFFT_LONG") == "1"
 FAST = ["intfft_fermat32_parallel", "intfft_fermat32_folded_p4", "intfft_solinas64_folded_p4"]
 LONG = [
     "intfft_general32_parallel", "intfft_general32_folded_p4", "intfft_general32_folded_p2",
-    "intfft_fermat64_parallel", "intfft_fermat64_folded_p4", "intfft_fermat64_folded_p1",
+    "intfft_fermat64_parallel", "intfft_fermat64_folded_p4", "intfft_fermat64_folded_p8",
     "intfft_solinas64_parallel", "intfft_solinas64_folded_p8",
-    "intfft_fermat32_folded_p1", "intfft_fermat32_folded_p16",
+    "intfft_fermat32_folded_p2", "intfft_fermat32_folded_p16",
 ]
 # Part B: the block-schoolbook controller (verif/bench/intfft_schoolbook_bench.py), whole
 # multiplications against x * y, the cycle count against W + L + W Bx By + W = Eq. (12) + 16 Bx and
@@ -80,7 +80,10 @@ def test_manifest(generated, design):
     assert m["block_bits"] == g.k * g.b // 2 and m["product_words"] == g.k * g.b // g.d
     red = REDUCER_LATENCY[g.reducer]
     lb, lpw = red + 2, red + 1                           # butterfly: product, reducer, add/sub; pointwise: product, reducer
-    lrec = (g.d // g.b).bit_length() - 1 + 2             # tree levels, chain load, output register
+    tree = (g.d // g.b).bit_length() - 1                 # log2(d/b) adder-tree levels
+    # Parallel: the tree, the chain's load, its output register. Folded (word-serial): the banks'
+    # read and the bank select's register, the tree, the chain's output register.
+    lrec = tree + 2 if m["organisation"] == "parallel" else 2 + tree + 1
     assert (m["butterfly_latency"], m["pointwise_latency"], m["recovery_latency"]) == (lb, lpw, lrec)
     log2k = g.k.bit_length() - 1
     if m["organisation"] == "parallel":
@@ -89,6 +92,8 @@ def test_manifest(generated, design):
     else:
         units = m["butterfly_units"]
         assert m["issue_cycles"] == 3 * log2k * g.k // (2 * units) + g.k // units
+        # Recovery reads slot Z for kb/d clocks from the handoff; the next pair writes Z only later.
+        assert m["first_z_write_cycle"] >= m["product_words"]
         assert m["issue_interval"] == m["handoff_cycle"] + 1
         assert m["latency"] == 1 + m["handoff_cycle"] + lrec
         # The schedule only waits where a stage needs results still in the pipeline: at most one

@@ -9,11 +9,13 @@ import spinal.lib.Delay
   * `out_*`; the next pair may enter at the handoff to addition recovery, so recovery of one product
   * overlaps the transforms of the next).
   *
-  * Storage: the digit registers of x and y (the forward stage 0 reads them bit-reversed), two slots of
-  * 2P [[modforge.mem.MemBank]]s of k/(2P) words (X, then the inverse transform, and Y; synchronous
-  * read, the NTT tile's bank map [[modforge.ntt.NttSchedule]]), and the k-word register array R
-  * (pointwise results, read bit-reversed by inverse stage 0; the z_t, read d/b a clock by
-  * [[WordSerialRecovery]]). The issue order is [[FoldedSchedule]], wired as a ROM indexed by the cycle count.
+  * Storage: the digit registers of x and y (the forward stage 0 reads them bit-reversed), and three
+  * slots of 2P [[modforge.mem.MemBank]]s of k/(2P) words (synchronous read, the NTT tile's bank map
+  * [[modforge.ntt.NttSchedule]]): X, Y, and Z (the pointwise products at bit-reversed indices, the
+  * inverse transform in place, the z_t, which [[WordSerialRecovery]] reads d/b a clock). No register
+  * array: on an FPGA every slot is LUT RAM, where a k-word register array with its write and
+  * bit-reversed read muxes was the largest block of the design. The issue order is
+  * [[FoldedSchedule]], wired as a ROM indexed by the cycle count.
   *
   * Issue cycle t: bank read addresses and the register reads (registered) in t, operands and
   * twiddles at the units in t + 1, results written in t + 1 + L (L: [[Butterfly.latency]] or
@@ -27,12 +29,18 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   val nSteps: Int = sched.steps.length
   val handoff: Int = sched.handoff
   require(handoff + 1 >= g.productWords, s"folded multiplier: ${handoff + 1} cycles per block are fewer than the kb/d = ${g.productWords} words of addition recovery")
+  // Word-serial recovery: one tree of d/b leaves for every word. Word i's d/b values z_{i d/b + u} sit
+  // in d/b different banks of slot Z when d/b <= 2P (they differ in the low bank bits only).
+  val leafCount = g.d / g.b
+  require(leafCount <= 2 * units, s"folded multiplier: P = $units gives 2P = ${2 * units} banks per slot, fewer than the d/b = $leafCount values addition recovery reads a clock; use P >= ${leafCount / 2}")
+  // Read latency 2: the banks' synchronous read, then a register after the bank select.
+  val rec = new WordSerialRecovery(g, readLatency = 2)
+  // Recovery reads slot Z in clocks handoff .. handoff + kb/d - 1. The next pair, accepted in the
+  // handoff clock at the earliest, writes slot Z first at the end of clock handoff + 1 + firstZWrite:
+  // after the last read when firstZWrite >= kb/d = 16. The forward transforms come first: their
+  // 2 log2(k) k/(2P) >= 4 log2(k) >= 24 issue cycles (4P <= k, k >= 64) already exceed it.
+  require(sched.firstZWrite >= rec.readCycles, s"folded multiplier: the next pair writes slot Z ${sched.firstZWrite} cycles after its issue starts, before addition recovery has read the ${rec.readCycles} words of the last product")
   def issueInterval: Int = handoff + 1
-  // Word-serial recovery: one tree of d/b leaves for every word (the next pair comes issueInterval clocks later).
-  val rec = new WordSerialRecovery(g)
-  // It reads R in the kb/d clocks from the handoff on; the next pair, accepted at the handoff at the
-  // earliest, writes R first in its issue cycle firstRWrite, clock handoff + 1 + firstRWrite.
-  require(sched.firstRWrite >= rec.readCycles, s"folded multiplier: the next pair writes R ${sched.firstRWrite} cycles after its issue starts, before word-serial recovery has read the ${rec.readCycles} words of the last product")
   def latency: Int = 1 + handoff + rec.latency
 
   // ---- Controller: the cycle count runs 0 .. handoff after an accepted pair ----
@@ -83,33 +91,44 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   def bankOf(i: UInt): UInt =
     (0 until log2k by bankBits).map(s => i(math.min(s + bankBits, log2k) - 1 downto s).resize(bankBits bits)).reduce(_ ^ _)
   def addrOf(i: UInt): UInt = (i >> bankBits).resize(log2Up(depth) bits)
-  val slots = Seq(Space.SlotX, Space.SlotY).map(s => s -> Seq.tabulate(2 * units)(b => new MemBank(m, depth).setName(s"bank_s${s - Space.SlotX}_b$b"))).toMap
-  val r = Reg(Vec(UInt(m bits), k))
+  val slotSpaces = Seq(Space.SlotX, Space.SlotY, Space.SlotZ)
+  val slots = slotSpaces.map(s => s -> Seq.tabulate(2 * units)(b => new MemBank(m, depth).setName(s"bank_s${s - Space.SlotX}_b$b"))).toMap
   val dx = digits(digX)
   val dy = digits(digY)
 
+  // ---- Recovery's reads: word i's d/b values z_{i d/b + u} from slot Z, one per bank ----
+  val leafIdx = (0 until leafCount).map(u => (rec.io.word ## U(u, log2Up(leafCount) bits)).asUInt.resize(log2k bits))
+  for (i <- 0 until g.productWords) {
+    val banksOfWord = (0 until leafCount).map(u => ns.bank(i * leafCount + u))
+    require(banksOfWord.distinct.length == leafCount, s"folded multiplier: word $i of recovery reads two values from one bank")
+  }
+
   // ---- Reads (issue cycle), operand data one cycle later ----
+  // Slot Z's banks also serve recovery: it reads from the handoff on, when no operand reads slot Z
+  // (this product's inverse transform is done; the next one reads Z only after writing it, above).
   for ((s, banks) <- slots; (bank, b) <- banks.zipWithIndex) {
-    val hits = (0 until 2 * units).map(o => issue && rdSrc(o) === s && bankOf(rdIdx(o)) === b)
-    bank.io.rdEn := hits.reduce(_ || _)
-    bank.io.rdAddr := (0 until 2 * units).map(o => Mux(hits(o), addrOf(rdIdx(o)), U(0, log2Up(depth) bits))).reduce(_ | _)
+    val opHits = (0 until 2 * units).map(o => (issue && rdSrc(o) === s && bankOf(rdIdx(o)) === b, addrOf(rdIdx(o))))
+    val recHits = if (s == Space.SlotZ) leafIdx.map(i => (rec.io.reading && bankOf(i) === b, addrOf(i))) else Nil
+    val hits = opHits ++ recHits
+    bank.io.rdEn := hits.map(_._1).reduce(_ || _)
+    bank.io.rdAddr := hits.map { case (hit, a) => Mux(hit, a, U(0, log2Up(depth) bits)) }.reduce(_ | _)
   }
   // A port's register read muxes over the indices the schedule has it read (FoldedSchedule.portReads),
-  // k/(2P) per space, not all k: otherwise every register of R fans out to all 2P ports.
+  // k/(2P) per space, not all k: otherwise every digit register fans out to all 2P ports.
   def regPick(words: Vec[UInt], space: Int, o: Int): UInt = sched.portReads(o, space) match {
     case Seq() => U(0, m bits)
     case Seq(i) => words(i)
     case is => rdIdx(o).muxListDc(is.map(i => i -> words(i)))
   }
+  def slotData(s: Int): Vec[UInt] = Vec(slots(s).map(_.io.rdData))
   val operand = Vec((0 until 2 * units).map { o =>
-    val regRead = RegNext(rdSrc(o).mux(Space.DigitsX -> regPick(dx, Space.DigitsX, o),
-      Space.DigitsY -> regPick(dy, Space.DigitsY, o), default -> regPick(r, Space.R, o)))
+    val regRead = RegNext(Mux(rdSrc(o) === Space.DigitsY, regPick(dy, Space.DigitsY, o), regPick(dx, Space.DigitsX, o)))
     val srcR = RegNext(rdSrc(o))
     val bankR = RegNext(bankOf(rdIdx(o)))
-    val fromX = Vec(slots(Space.SlotX).map(_.io.rdData))(bankR)
-    val fromY = Vec(slots(Space.SlotY).map(_.io.rdData))(bankR)
-    srcR.mux(Space.SlotX -> fromX, Space.SlotY -> fromY, default -> regRead)
+    srcR.mux(Space.SlotX -> slotData(Space.SlotX)(bankR), Space.SlotY -> slotData(Space.SlotY)(bankR),
+      Space.SlotZ -> slotData(Space.SlotZ)(bankR), default -> regRead)
   })
+  rec.io.leaves := Vec(leafIdx.map(i => RegNext(slotData(Space.SlotZ)(RegNext(bankOf(i))))))
 
   // ---- Twiddles: a ROM of omega^(+-e) (k^-1 omega^-e in the last inverse stage), registered ----
   val twTable = Vec(for (inv <- 0 to 1; sc <- 0 to 1; e <- 0 until (1 << eBits)) yield
@@ -139,27 +158,34 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   val bData = Vec(bfly.flatMap(bf => Seq(bf.io.up, bf.io.down)))
   val pWrite = Delay(issue && isPw, sched.writeDelay(true), init = False)
   val pIdx = Delay(Vec((0 until units).map(u => unitField(u, 2))), sched.writeDelay(true))
+  // One write crossbar for the three slots. The butterfly results of a cycle all come from one
+  // step, so they go to one slot (bDst); the pointwise results go to slot Z (Z_t at bitrev(t)). So
+  // bank b of every slot takes the same pick among the 2P butterfly outputs, enabled for the slot
+  // bDst names, and slot Z's bank b also the pick among the P pointwise units, which never meets a
+  // butterfly write to that bank in one cycle (FoldedSchedule.check: one write per bank a cycle).
+  private def pick(hits: Seq[(Bool, UInt, UInt)]): (Bool, UInt, UInt) = (hits.map(_._1).reduce(_ || _),
+    hits.map { case (hit, a, _) => Mux(hit, a, U(0, log2Up(depth) bits)) }.reduce(_ | _),
+    hits.map { case (hit, _, d) => Mux(hit, d, U(0, m bits)) }.reduce(_ | _))
+  val bPick = (0 until 2 * units).map(b => pick((0 until 2 * units).map(o => (bWrite && bankOf(bIdx(o)) === b, addrOf(bIdx(o)), bData(o)))))
+  val pPick = (0 until 2 * units).map(b => pick((0 until units).map(u => (pWrite && bankOf(pIdx(u)) === b, addrOf(pIdx(u)), pwu(u).io.y))))
   for ((s, banks) <- slots; (bank, b) <- banks.zipWithIndex) {
-    val hits = (0 until 2 * units).map(o => bWrite && bDst === s && bankOf(bIdx(o)) === b)
-    bank.io.wrEn := hits.reduce(_ || _)
-    bank.io.wrAddr := (0 until 2 * units).map(o => Mux(hits(o), addrOf(bIdx(o)), U(0, log2Up(depth) bits))).reduce(_ | _)
-    bank.io.wrData := (0 until 2 * units).map(o => Mux(hits(o), bData(o), U(0, m bits))).reduce(_ | _)
-  }
-  // R(i) takes only the outputs that the schedule has write i (FoldedSchedule.bflyWritesR, pwWritesR):
-  // one butterfly output and one pointwise unit, instead of all 3P.
-  for (i <- 0 until k) {
-    val bHits = (0 until 2 * units).filter(o => sched.bflyWritesR(o)(i)).map(o => (bWrite && bDst === Space.R && bIdx(o) === i, bData(o)))
-    val pHits = (0 until units).filter(u => sched.pwWritesR(u)(i)).map(u => (pWrite && pIdx(u) === i, pwu(u).io.y))
-    val hits = bHits ++ pHits
-    when(hits.map(_._1).reduce(_ || _)) {
-      r(i) := hits.map { case (hit, data) => Mux(hit, data, U(0, m bits)) }.reduce(_ | _)
+    val (bAny, bAddr, bDat) = bPick(b)
+    val bOn = bAny && bDst === s
+    if (s == Space.SlotZ) {
+      val (pAny, pAddr, pDat) = pPick(b)
+      bank.io.wrEn := bOn || pAny
+      bank.io.wrAddr := Mux(pAny, pAddr, bAddr)
+      bank.io.wrData := Mux(pAny, pDat, bDat)
+    } else {
+      bank.io.wrEn := bOn
+      bank.io.wrAddr := bAddr
+      bank.io.wrData := bDat
     }
   }
 
-  // ---- Word-serial recovery reads R from the handoff on ----
+  // ---- Word-serial recovery reads slot Z from the handoff on ----
   rec.io.inValid := atHandoff
-  rec.io.z := r
   out_valid := rec.io.outValid
   out_last := rec.io.outLast
-  out_word := rec.io.outWords(0)
+  out_word := rec.io.outWord
 }

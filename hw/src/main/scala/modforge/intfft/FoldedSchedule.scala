@@ -6,11 +6,11 @@ import modforge.ntt.NttSchedule
 object Space {
   val DigitsX = 0 // the digit registers of the x block (forward stage 0 reads them, bit-reversed)
   val DigitsY = 1
-  val R = 2       // the k-word register array: pointwise results (inverse stage 0 reads them), z_t
-  val SlotX = 3   // 2P banks of k/(2P) words ([[modforge.mem.MemBank]]): X, then the inverse transform
+  val SlotX = 3   // 2P banks of k/(2P) words ([[modforge.mem.MemBank]]): X
   val SlotY = 4   // 2P banks: Y
+  val SlotZ = 5   // 2P banks: the pointwise products, bit-reversed, then the inverse transform in place, z_t
   val bits = 3
-  def banked(s: Int): Boolean = s == SlotX || s == SlotY
+  def banked(s: Int): Boolean = s == SlotX || s == SlotY || s == SlotZ
 }
 
 /** One unit's work in one issue cycle: read operands rdA, rdB, write results to wrA, wrB, twiddle omega^(+-e). */
@@ -26,14 +26,16 @@ case class Step(pw: Boolean, inverse: Boolean, scaled: Boolean, srcA: Int, srcB:
   * tile's conflict-free bank map: the 2P operands of a cycle sit in 2P different banks); the pointwise
   * job k/P cycles. The transform is verif/intfft/fft.py's DIT network (the same butterflies as the
   * parallel network, in another order, as fft.py's ("folded", P)): stage 0 reads its input
-  * bit-reversed, so the forward transform's first stage reads the digit registers and the inverse
-  * one's the register array R at index bitrev(i) (registers: any index in any cycle), and the last
-  * inverse stage writes R, which addition recovery reads whole.
+  * bit-reversed. The forward transform's first stage reads the digit registers at index bitrev(i)
+  * (registers: any index in any cycle). For the inverse one the pointwise unit writes Z_t to slot Z
+  * at bitrev(t), so inverse stage 0 reads slot Z in natural order like every other banked stage; the
+  * inverse transform runs in place in slot Z, and addition recovery reads the z_t there
+  * ([[FoldedMultiplier]], d/b consecutive indices a clock: d/b different banks when d/b <= 2P).
   *
   * Placement: each job starts as early as every operand it reads has been written (an operand read in
   * cycle r sees the writes of cycles before r; a result issued in cycle t is written in cycle
   * t + 1 + L, L the unit's latency, the 1 being the synchronous read). `handoff` is the cycle in
-  * which R holds every z_t. [[check]] verifies the placement cycle by cycle: every read after the
+  * which slot Z holds every z_t. [[check]] verifies the placement cycle by cycle: every read after the
   * write it needs, writes to a location in job order, at most one read and one write per bank a cycle.
   */
 case class FoldedSchedule(g: IntFftParams, units: Int) {
@@ -57,8 +59,8 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
     }
   }
   private def pointwise: Seq[Step] = (0 until ns.cyclesPerPwMul).map { c =>
-    Step(pw = true, inverse = false, scaled = false, Space.SlotX, Space.SlotY, Space.R,
-      (0 until units).map { u => val t = ns.pwIndex(c, u); UnitOp(t, t, t, t, 0) })
+    Step(pw = true, inverse = false, scaled = false, Space.SlotX, Space.SlotY, Space.SlotZ,
+      (0 until units).map { u => val t = ns.pwIndex(c, u); UnitOp(t, t, bitrev(t), bitrev(t), 0) })
   }
 
   val jobs: Seq[Seq[Step]] =
@@ -66,8 +68,7 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
       stage(s, inverse = false, if (s == 0) Space.DigitsX else Space.SlotX, Space.SlotX),
       stage(s, inverse = false, if (s == 0) Space.DigitsY else Space.SlotY, Space.SlotY))) ++
       Seq(pointwise) ++
-      (0 until log2k).map(s => stage(s, inverse = true, if (s == 0) Space.R else Space.SlotX,
-        if (s == log2k - 1) Space.R else Space.SlotX))
+      (0 until log2k).map(s => stage(s, inverse = true, Space.SlotZ, Space.SlotZ))
 
   private def reads(st: Step): Seq[(Int, Int)] = st.units.flatMap(u => Seq((st.srcA, u.rdA), (st.srcB, u.rdB))).distinct
   private def writes(st: Step): Seq[(Int, Int)] = st.units.flatMap(u => if (st.pw) Seq((st.dst, u.wrA)) else Seq((st.dst, u.wrA), (st.dst, u.wrB)))
@@ -96,12 +97,12 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
     a.toIndexedSeq
   }
   def issueCycles: Int = jobs.map(_.length).sum
-  /** The first cycle (counted from issue cycle 0) in which a result is written to R: the register
-    * array must hold the previous product's z_t for addition recovery until then. */
-  val firstRWrite: Int = (for ((so, t) <- steps.zipWithIndex; st <- so.toSeq if st.dst == Space.R) yield t + writeDelay(st.pw)).min
+  /** The first cycle (counted from issue cycle 0) in which a result is written to slot Z: it must
+    * hold the previous product's z_t until addition recovery has read them. */
+  val firstZWrite: Int = (for ((so, t) <- steps.zipWithIndex; st <- so.toSeq if st.dst == Space.SlotZ) yield t + writeDelay(st.pw)).min
 
   /** The indices operand port o (2u: unit u's rdA, 2u + 1: its rdB) ever reads from the register
-    * space `space` (DigitsX, DigitsY or R). The schedule is fixed at elaboration, so the multiplier
+    * space `space` (DigitsX or DigitsY). The schedule is fixed at elaboration, so the multiplier
     * muxes each port over these k/(2P) indices only, not over all k: each register then feeds one
     * port instead of 2P (the wider muxes were most of the folded designs' FPGA LUTs). */
   def portReads(o: Int, space: Int): Seq[Int] =
@@ -110,15 +111,6 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
       val (src, i) = if (o % 2 == 0) (st.srcA, u.rdA) else (st.srcB, u.rdB)
       if (src == space) Seq(i) else Nil
     }.distinct.sorted
-
-  /** The R indices butterfly output o (2u: unit u's up result, 2u + 1: its down result) ever writes. */
-  def bflyWritesR(o: Int): Set[Int] =
-    steps.flatten.filter(st => !st.pw && st.dst == Space.R).map { st =>
-      val u = st.units(o / 2); if (o % 2 == 0) u.wrA else u.wrB
-    }.toSet
-
-  /** The R indices pointwise unit u ever writes. */
-  def pwWritesR(u: Int): Set[Int] = steps.flatten.filter(st => st.pw && st.dst == Space.R).map(_.units(u).wrA).toSet
 
   /** The cycle-by-cycle check of the placement (see the class comment); throws on a violation. */
   def check(): Unit = {
@@ -141,9 +133,9 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
     }
     require(bankReads.values.forall(_ <= 1), "folded schedule: two reads of one bank in a cycle")
     require(bankWrites.values.forall(_ <= 1), "folded schedule: two writes to one bank in a cycle")
-    require(handoff > lastWrite.filter(_._1._1 == Space.R).values.max, "folded schedule: handoff before the last z_t is written")
-    // Every z_t is written by the last inverse stage.
-    require((0 until k).forall(i => lastWrite.contains((Space.R, i))))
+    require(handoff > lastWrite.filter(_._1._1 == Space.SlotZ).values.max, "folded schedule: handoff before the last z_t is written")
+    // Every z_t is written to slot Z.
+    require((0 until k).forall(i => lastWrite.contains((Space.SlotZ, i))))
   }
   check()
 }

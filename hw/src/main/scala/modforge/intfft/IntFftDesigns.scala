@@ -67,6 +67,8 @@ object IntFftDesigns {
             else {
               val p = pStr.toInt
               if (p < 1 || (p & (p - 1)) != 0 || 4 * p > g.k) Left(s"'$name': P = $p butterfly units must be a power of two with 4P <= k = ${g.k}; $help")
+              // Word-serial recovery reads d/b values a clock from the 2P banks of slot Z (FoldedMultiplier).
+              else if (2 * p < g.d / g.b) Left(s"'$name': P = $p gives 2P = ${2 * p} banks, fewer than the d/b = ${g.d / g.b} values addition recovery reads a clock; use P >= ${g.d / g.b / 2}")
               else Right(IntFftDesign(g, FftOrganisation.Folded(p)))
             }
         }
@@ -161,7 +163,8 @@ ${modforge.Generate.portsJson(top)}
     val (units, folded) = d.org match {
       case FftOrganisation.Folded(p) =>
         val s = top.asInstanceOf[FoldedMultiplier].sched
-        (p, Seq("issue_cycles" -> s.issueCycles, "schedule_cycles" -> s.steps.length, "handoff_cycle" -> s.handoff))
+        (p, Seq("issue_cycles" -> s.issueCycles, "schedule_cycles" -> s.steps.length, "handoff_cycle" -> s.handoff,
+          "first_z_write_cycle" -> s.firstZWrite))
       case FftOrganisation.Parallel => (g.k / 2, Nil)
     }
     writeJson(dir, d.name, "intfft", s"Integer-FFT block multiplier (Cao et al.), ${d.org.name}", g, Seq(
@@ -171,7 +174,7 @@ ${modforge.Generate.portsJson(top)}
       "product_words" -> g.productWords,
       "butterfly_latency" -> Butterfly.latency(g),
       "pointwise_latency" -> PointwiseUnit.latency(g),
-      "recovery_latency" -> AdditionRecovery.latency(g),
+      "recovery_latency" -> (top match { case f: FoldedMultiplier => f.rec.latency; case _ => AdditionRecovery.latency(g) }),
       "latency" -> top.latency,
       "issue_interval" -> top.issueInterval) ++ folded, top)
   }

@@ -74,6 +74,8 @@ class IntFftParamsSpec extends AnyFunSuite {
     bad("intfft_fermat16_parallel", "unknown FFT group 'fermat16'", "fermat32, general32, fermat64, solinas64")
     bad("intfft_fermat32_folded_p3", "P = 3", "power of two")
     bad("intfft_fermat32_folded_p32", "4P <= k = 64")
+    bad("intfft_fermat64_folded_p2", "d/b = 8 values", "use P >= 4")
+    bad("intfft_fermat32_folded_p1", "d/b = 4 values", "use P >= 2")
     bad("intfft_fermat32", "unknown Integer-FFT multiplier")
     // part C: the super-size Barrett design is a registry name, not a block multiplier
     assert(IntFftDesigns.parseAny("intfft_solinas64_barrett").map { case b: BarrettDesign => b.name; case o => o.toString } ==
@@ -90,17 +92,22 @@ class IntFftParamsSpec extends AnyFunSuite {
     }
   }
 
-  test("folded schedules: each operand port reads k/(2P) of each register space; each R index has one writer of each kind") {
+  test("folded schedules: each operand port reads k/(2P) of each digit array; slot Z gets every Z_t at bitrev(t) and every z_t") {
     for (g <- groups; p <- Seq(1, 2, 4, 8, 16, 32) if 4 * p <= g.k) {
       val s = FoldedSchedule(g, p)
       val ports = 0 until 2 * p
-      for (space <- Seq(Space.DigitsX, Space.DigitsY, Space.R)) {
-        // Stage 0 (forward for the digits, inverse for R) reads every index once, k/(2P) per port.
+      for (space <- Seq(Space.DigitsX, Space.DigitsY)) {
+        // Forward stage 0 reads every digit index once, k/(2P) per port.
         assert(ports.forall(o => s.portReads(o, space).length == g.k / (2 * p)), s"${g.name} P=$p space $space")
         assert(ports.flatMap(o => s.portReads(o, space)).sorted == (0 until g.k))
       }
-      assert(ports.flatMap(o => s.bflyWritesR(o)).sorted == (0 until g.k))
-      assert((0 until p).flatMap(u => s.pwWritesR(u)).sorted == (0 until g.k))
+      val steps = s.steps.flatten
+      val pwWrites = steps.filter(_.pw).flatMap(st => st.units.map(u => (u.rdA, u.wrA)))
+      assert(steps.filter(_.pw).forall(_.dst == Space.SlotZ))
+      assert(pwWrites.map(_._1).sorted == (0 until g.k) && pwWrites.forall { case (t, w) => w == ParallelFft.bitrev(t, g.log2k) })
+      val last = steps.filter(st => st.inverse && st.scaled)
+      assert(last.forall(_.dst == Space.SlotZ) && last.flatMap(_.units.flatMap(u => Seq(u.wrA, u.wrB))).sorted == (0 until g.k))
+      assert(s.firstZWrite > 0)
     }
   }
 }

@@ -3,13 +3,15 @@ package modforge.intfft
 import modforge.{ModMulSim, ModforgeSpinal}
 import spinal.core._
 import spinal.core.sim._
+import spinal.lib.Delay
 import org.scalatest.funsuite.AnyFunSuite
 
 import java.io.File
 import scala.util.Random
 
 /** The two addition recoveries (Verilator): the paper's whole tree ([[AdditionRecovery]], the parallel
-  * multiplier's) and the word-serial one ([[WordSerialRecovery]], the folded multiplier's), against
+  * multiplier's) and the word-serial one ([[WordSerialRecovery]], the folded multiplier's, its reads
+  * served 2 clocks late as the folded multiplier's banks serve them), against
   * BigInt sum_t z_t 2^(tb) mod 2^(kb), with z_t over the whole m-bit range, not only the values a
   * product gives (z_t < p): all zero, all 2^m - 1 (the widths' bound: the largest z'_i and carry),
   * all p - 1, one maximal z_t at either end, alternating, then random vectors, inValid every kb/d
@@ -17,6 +19,28 @@ import scala.util.Random
   * `latency` clocks after inValid, outLast with the last. z is held until the next inValid (the
   * word-serial recovery reads it for kb/d clocks). MODFORGE_SIM_OPS / 100 random vectors (default 20).
   */
+/** The word-serial recovery with its reads served from a k-word input, `readLatency` clocks late
+  * (the folded multiplier's 2: the banks' synchronous read, then a register after the bank select). */
+class SerialRecoveryBench(g: IntFftParams, readLatency: Int) extends Component {
+  val rec = new WordSerialRecovery(g, readLatency)
+  val io = new Bundle {
+    val inValid = in Bool ()
+    val z = in Vec (UInt(g.m bits), g.k)
+    val outValid = out Bool ()
+    val outLast = out Bool ()
+    val outWord = out UInt (g.d bits)
+  }
+  def latency: Int = rec.latency
+  rec.io.inValid := io.inValid
+  rec.io.leaves := Vec((0 until rec.leafCount).map { u =>
+    val pick = Vec((0 until rec.words).map(i => io.z(i * rec.leafCount + u)))(rec.io.word)
+    Delay(pick, readLatency)
+  })
+  io.outValid := rec.io.outValid
+  io.outLast := rec.io.outLast
+  io.outWord := rec.io.outWord
+}
+
 class RecoverySimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt / 100).getOrElse(20).max(4)
 
@@ -36,12 +60,12 @@ class RecoverySimSpec extends AnyFunSuite {
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))
         .workspacePath(new File(ModMulSim.buildDir, "simWorkspace").getPath)
         .workspaceName(s"intfft_recovery_${name}_${if (serial) "serial" else "tree"}")
-        .compile(if (serial) new WordSerialRecovery(g) else new AdditionRecovery(g))
+        .compile(if (serial) new SerialRecoveryBench(g, readLatency = 2) else new AdditionRecovery(g))
       val words = g.productWords
       val zs = vectors(g, new Random(g.m))
       sim.doSim(seed = 5) { dut =>
         val (inValid, z, outValid, outLast, outWord, lat) = dut match {
-          case r: WordSerialRecovery => (r.io.inValid, r.io.z, r.io.outValid, r.io.outLast, r.io.outWords(0), r.latency)
+          case r: SerialRecoveryBench => (r.io.inValid, r.io.z, r.io.outValid, r.io.outLast, r.io.outWord, r.latency)
           case r: AdditionRecovery => (r.io.inValid, r.io.z, r.io.outValid, r.io.outLast, r.io.outWords(0), r.latency)
         }
         dut.clockDomain.forkStimulus(10)
