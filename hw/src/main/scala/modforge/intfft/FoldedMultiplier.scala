@@ -1,5 +1,6 @@
 package modforge.intfft
 
+import modforge.FanoutReg
 import modforge.mem.MemBank
 import spinal.core._
 import spinal.lib.Delay
@@ -121,12 +122,19 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
     case is => rdIdx(o).muxListDc(is.map(i => i -> words(i)))
   }
   def slotData(s: Int): Vec[UInt] = Vec(slots(s).map(_.io.rdData))
+  // The operand select, registered in the issue cycle as one-hot source flags and a bank index per
+  // slot, each bit its own flip-flop (modforge.FanoutReg): one source register and one bank index
+  // for all three slots drove the 2P x m-bit operand muxes and were the critical path of
+  // post-synthesis STA, which buffers no register output.
+  def keep(d: Bool): Bool = FanoutReg(d, 1).head
   val operand = Vec((0 until 2 * units).map { o =>
     val regRead = RegNext(Mux(rdSrc(o) === Space.DigitsY, regPick(dy, Space.DigitsY, o), regPick(dx, Space.DigitsX, o)))
-    val srcR = RegNext(rdSrc(o))
-    val bankR = RegNext(bankOf(rdIdx(o)))
-    srcR.mux(Space.SlotX -> slotData(Space.SlotX)(bankR), Space.SlotY -> slotData(Space.SlotY)(bankR),
-      Space.SlotZ -> slotData(Space.SlotZ)(bankR), default -> regRead)
+    val fromRegs = keep(!slotSpaces.map(rdSrc(o) === _).reduce(_ || _))
+    val fromSlots = slotSpaces.map { s =>
+      val bankR = Vec(bankOf(rdIdx(o)).asBools.map(keep)).asBits.asUInt
+      Mux(keep(rdSrc(o) === s), slotData(s)(bankR), U(0, m bits))
+    }
+    (fromSlots :+ Mux(fromRegs, regRead, U(0, m bits))).reduce(_ | _)
   })
   rec.io.leaves := Vec(leafIdx.map(i => RegNext(slotData(Space.SlotZ)(RegNext(bankOf(i))))))
 
