@@ -121,6 +121,8 @@ case class FoldedSchedule(g: IntFftParams, units: Int) {
     val bankWrites = scala.collection.mutable.Map[(Int, Int, Int), Int]().withDefaultValue(0)
     for ((t, st) <- events) {
       for (l <- reads(st)) {
+        // A bank location is read only after this product wrote it (the digit registers are loaded at accept).
+        require(!Space.banked(l._1) || lastWrite.contains(l), s"folded schedule: read of $l in cycle $t before any write to it")
         lastWrite.get(l).foreach(w => require(t > w, s"folded schedule: read of $l in cycle $t before its write in cycle $w"))
         if (Space.banked(l._1)) bankReads((t, l._1, ns.bank(l._2))) += 1
       }
