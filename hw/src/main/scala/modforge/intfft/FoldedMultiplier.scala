@@ -33,7 +33,7 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   // Word-serial recovery: one tree of d/b leaves for every word. Word i's d/b values z_{i d/b + u} sit
   // in d/b different banks of slot Z when d/b <= 2P (they differ in the low bank bits only).
   val leafCount = g.d / g.b
-  require(leafCount <= 2 * units, s"folded multiplier: P = $units gives 2P = ${2 * units} banks per slot, fewer than the d/b = $leafCount values addition recovery reads a clock; use P >= ${leafCount / 2}")
+  FoldedMultiplier.unitsError(g, units).foreach(e => throw new IllegalArgumentException(s"folded multiplier: $e"))
   // Read latency 2: the banks' synchronous read, then a register after the bank select.
   val rec = new WordSerialRecovery(g, readLatency = 2)
   // Recovery reads slot Z in clocks handoff .. handoff + kb/d - 1. The next pair, accepted in the
@@ -196,4 +196,14 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   out_valid := rec.io.outValid
   out_last := rec.io.outLast
   out_word := rec.io.outWord
+}
+
+object FoldedMultiplier {
+  /** Why P units cannot serve word-serial recovery, if they cannot: it reads a word's d/b values z_t
+    * in one clock, from d/b different banks of slot Z, and a slot has 2P banks. */
+  def unitsError(g: IntFftParams, units: Int): Option[String] = {
+    val leaves = g.d / g.b
+    if (leaves <= 2 * units) None
+    else Some(s"P = $units gives 2P = ${2 * units} banks, fewer than the d/b = $leaves values addition recovery reads a clock; use P >= ${leaves / 2}")
+  }
 }

@@ -68,8 +68,10 @@ object IntFftDesigns {
               val p = pStr.toInt
               if (p < 1 || (p & (p - 1)) != 0 || 4 * p > g.k) Left(s"'$name': P = $p butterfly units must be a power of two with 4P <= k = ${g.k}; $help")
               // Word-serial recovery reads d/b values a clock from the 2P banks of slot Z (FoldedMultiplier).
-              else if (2 * p < g.d / g.b) Left(s"'$name': P = $p gives 2P = ${2 * p} banks, fewer than the d/b = ${g.d / g.b} values addition recovery reads a clock; use P >= ${g.d / g.b / 2}")
-              else Right(IntFftDesign(g, FftOrganisation.Folded(p)))
+              else FoldedMultiplier.unitsError(g, p) match {
+                case Some(e) => Left(s"'$name': $e")
+                case None => Right(IntFftDesign(g, FftOrganisation.Folded(p)))
+              }
             }
         }
       case _ => Left(s"unknown Integer-FFT multiplier '$name'; $help")
