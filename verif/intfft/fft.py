@@ -24,8 +24,8 @@ twiddle omega_down = w^(j k/(2h)) (w = omega forward, omega^-1 inverse):
 
 Output in natural order. Products are reduced with the group's reducer (reducers.py). For the
 fermat groups (p = 2^(m-1)+1, omega = 2^u) every twiddle, k^-1 included, is +-2^s with
-0 <= s < m-1, so the multiply is a shift: x * 2^s, or (p - x) * 2^s for a negative twiddle; both
-products are below p^2, the fermat reducer's input range.
+0 <= s < m-1, so the multiply is multiplier-free: a negacyclic rotation of x by s, then one
+subtraction and one correction (reducers.FermatTwiddle, the RTL's FermatTwiddle).
 
 Two organisations, same arithmetic:
   * "parallel": log2 k stages x k/2 butterflies, each stage N_F = 8 pipeline cycles (the paper's);
@@ -83,6 +83,7 @@ class IntegerFFT:
         if self.shift:
             self.u = group.omega.bit_length() - 1          # omega = 2^u
             self.period = 2 * (group.m - 1)                # 2 has order 2(m-1) mod 2^(m-1)+1
+            self.twiddle_mul = reducers.FermatTwiddle(group.m)
 
     # ---- twiddles: an int (multiplier) or a (neg, s) pair (fermat shift) ----
 
@@ -103,10 +104,10 @@ class IntegerFFT:
         return tw
 
     def mul(self, x: int, tw) -> int:
-        """reduce(x * twiddle): a shift for fermat groups, a multiplier otherwise."""
+        """x * twiddle mod p: a rotation for fermat groups, a product and the reducer otherwise."""
         if self.shift:
             neg, s = tw
-            return self.red.reduce(((self.p - x) if neg else x) << s)
+            return self.twiddle_mul.mul(x, neg, s)
         return self.red.reduce(x * tw)
 
     def _add(self, a, b):

@@ -108,6 +108,37 @@ class FermatReducer:
         return t["y"]
 
 
+class FermatTwiddle:
+    """x * (-1)^neg 2^s mod p for p = 2^n + 1 (n = m - 1), s < n, as a negacyclic rotation: the
+    model of hw/.../intfft/FermatTwiddle.scala, register by register. With 2^n = -1 and x < 2^n,
+    x 2^s = H 2^n + L is L - H mod p, and rotl_n(x, s) holds L above bit s and H below it.
+    x = 2^n (= -1) becomes 1 with the sign flipped. Fully reduced output, no reducer after it."""
+    kind = "fermat-twiddle"
+
+    def __init__(self, m: int):
+        self.m, self.n = m, m - 1
+        self.p = (1 << self.n) + 1
+
+    def trace(self, x: int, neg: bool, s: int) -> dict:
+        n, full = self.n, (1 << self.n) - 1
+        if not 0 <= x < self.p or not 0 <= s < n:
+            raise ReducerRangeError(f"fermat twiddle: x = {x} must be below p = 2^{n}+1 and s = {s} below {n}")
+        top = x >> n
+        xr = (x & full) | top                            # register 1
+        r = ((xr << s) | (xr >> (n - s))) & full
+        neg = bool(neg) ^ bool(top)
+        mask = (1 << s) - 1                              # register 2
+        hi, lo = r & mask, r & ~mask & full
+        d = hi - lo if neg else lo - hi
+        y = d + self.p if d < 0 else d                   # register 3
+        return {"r": r, "neg": neg, "d": d, "y": y}
+
+    def mul(self, x: int, neg: bool, s: int) -> int:
+        t = self.trace(x, neg, s)
+        assert -(1 << self.n) < t["d"] < 1 << self.n and 0 <= t["y"] < self.p
+        return t["y"]
+
+
 class SolinasReducer:
     kind = "solinas"
 

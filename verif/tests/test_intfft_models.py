@@ -35,7 +35,7 @@ from intfft.encrypt import Encryptor, scaled
 from intfft.fft import IntegerFFT, folded_schedule
 from intfft.latency import (EQ12_PREP_DEFICIT, described_preparation, eq12, eq12_preparation, table6)
 from intfft.recovery import adder_tree, carry_chain, recover, widths
-from intfft.reducers import DhemBarrett, FermatReducer, ReducerRangeError, SolinasReducer, for_group
+from intfft.reducers import DhemBarrett, FermatReducer, FermatTwiddle, ReducerRangeError, SolinasReducer, for_group
 from intfft.schoolbook import RamError, RamModel, SchoolbookMultiplier, model_cycles
 
 LONG = os.environ.get("MODFORGE_LONG") == "1"
@@ -189,6 +189,33 @@ def test_fermat_exhaustive(m):
     assert over and min(over) >= p * p and max(r.trace(x)["y"] for x in over) <= p + 1
     with pytest.raises(ReducerRangeError):
         r.reduce(p * p)
+
+
+@pytest.mark.parametrize("m", [5, 7, 9] + ([11] if LONG else []))
+def test_fermat_twiddle_exhaustive(m):
+    """The rotation against x * (+-2^s) % p for every residue x (2^n = p - 1 included) and code."""
+    t = FermatTwiddle(m)
+    p, n = t.p, m - 1
+    for neg in (False, True):
+        for s in range(n):
+            tw = (-(1 << s)) % p if neg else 1 << s
+            for x in range(p):
+                assert t.mul(x, neg, s) == x * tw % p, (x, neg, s)
+    for bad in ((p, False, 0), (0, False, n), (-1, True, 1)):
+        with pytest.raises(ReducerRangeError):
+            t.mul(*bad)
+
+
+@pytest.mark.parametrize("m", [33, 65])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_fermat_twiddle_paper_widths(m, data):
+    t = FermatTwiddle(m)
+    p = t.p
+    x = data.draw(st.one_of(st.sampled_from([0, 1, p - 2, p - 1, 1 << (m - 2), (1 << (m - 2)) - 1]),
+                            st.integers(0, p - 1)))
+    neg, s = data.draw(st.booleans()), data.draw(st.integers(0, m - 2))
+    assert t.mul(x, neg, s) == x * ((-(1 << s)) % p if neg else 1 << s) % p
 
 
 @pytest.mark.parametrize("h", [2, 3, 4] + ([5] if LONG else []))
