@@ -122,19 +122,25 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
     case is => rdIdx(o).muxListDc(is.map(i => i -> words(i)))
   }
   def slotData(s: Int): Vec[UInt] = Vec(slots(s).map(_.io.rdData))
-  // The operand select, registered in the issue cycle as one-hot source flags and a bank index per
-  // slot, each bit its own flip-flop (modforge.FanoutReg): one source register and one bank index
-  // for all three slots drove the 2P x m-bit operand muxes and were the critical path of
+  // The operand selects are registered in the issue cycle, each bit its own flip-flop
+  // (modforge.FanoutReg): one register driving all of a wide mux's bits was the critical path of
   // post-synthesis STA, which buffers no register output.
   def keep(d: Bool): Bool = FanoutReg(d, 1).head
+  // The operand crossbar in two levels. In an issue cycle every A port (2u) reads slot srcA and every
+  // B port (2u + 1) slot srcB (the schedule's steps), so the slot is chosen once per bank and side:
+  // 2 x 2P buses, bus(side)(b) = bank b of that side's slot (0 when the side reads the digit
+  // registers). Each port then picks its bank among its side's 2P buses. A bank's data goes to two
+  // slot muxes and a bus to P ports; picking slot and bank at every port took each bank's data to
+  // all 2P ports (3 x 2P x 2P m-bit wires), the bulk of the folded 2^64+1 multiplier's routing on
+  // the ECP5.
+  val bus = Seq(srcA, srcB).map(src => Vec((0 until 2 * units).map { b =>
+    slotSpaces.map(s => Mux(keep(src === s), slots(s)(b).io.rdData, U(0, m bits))).reduce(_ | _)
+  }))
   val operand = Vec((0 until 2 * units).map { o =>
     val regRead = RegNext(Mux(rdSrc(o) === Space.DigitsY, regPick(dy, Space.DigitsY, o), regPick(dx, Space.DigitsX, o)))
     val fromRegs = keep(!slotSpaces.map(rdSrc(o) === _).reduce(_ || _))
-    val fromSlots = slotSpaces.map { s =>
-      val bankR = Vec(bankOf(rdIdx(o)).asBools.map(keep)).asBits.asUInt
-      Mux(keep(rdSrc(o) === s), slotData(s)(bankR), U(0, m bits))
-    }
-    (fromSlots :+ Mux(fromRegs, regRead, U(0, m bits))).reduce(_ | _)
+    val bankR = Vec(bankOf(rdIdx(o)).asBools.map(keep)).asBits.asUInt
+    bus(o % 2)(bankR) | Mux(fromRegs, regRead, U(0, m bits))
   })
   rec.io.leaves := Vec(leafIdx.map(i => RegNext(slotData(Space.SlotZ)(RegNext(bankOf(i))))))
 
