@@ -57,28 +57,37 @@ XC7 = ["intfft_fermat32_parallel"] + FOLDED
 ECP5 = FOLDED
 # Each folded design's nextpnr settings, as ORFS keeps a configuration per design. All use the
 # static placer and router2: after HeAP, router2 stalled with over 10^4 wires overused (router1
-# made no headway). Timing-driven or not is per design: against the 100 MHz constraint, far above
-# what these designs reach, timing-driven router2 stalled on fermat64 (and on general32 while its
-# reducers' constant products used DSP blocks), so those run with --no-timing-driven; fermat32
-# routes timing-driven, and without it router2 diverged in its last iterations. One seed of at
-# most TIMEOUT_MIN minutes (then recorded as not routed): a seed takes tens of minutes of
-# WebAssembly nextpnr.
-ECP5_PLACER, ECP5_ROUTER, ECP5_SEEDS, TIMEOUT_MIN = "static", "router2", "1", 100
-ECP5_TIMING_DRIVEN = {"intfft_fermat32_folded_p4": True}  # the others: False
+# made no headway). Timing-driven or not is per design (ECP5_TIMING_DRIVEN, default not):
+# against the 100 MHz constraint, far above what these designs reach, timing-driven router2
+# stalled on fermat64, on general32 while its reducers' constant products used DSP blocks, and on
+# fermat32 after the two-level operand crossbar (about 2,000 wires overused from iteration 20 to
+# 39; not timing-driven it routed in 3 min). One seed of at most TIMEOUT_MIN minutes (then
+# recorded as not routed): a seed takes tens of minutes of WebAssembly nextpnr. The seed is per
+# design too: on fermat64's RTL of 2026-11-24 (two-level operand crossbar) router2 after seed 1's
+# placement stayed at about 13,500 overused wires from iteration 8, after seed 2's at about
+# 10,000 from iteration 10.
+ECP5_PLACER, ECP5_ROUTER, TIMEOUT_MIN = "static", "router2", 30
+ECP5_TIMING_DRIVEN = {}  # design -> True for a timing-driven run; none is now
+ECP5_SEEDS = {"intfft_fermat64_folded_p4": "2"}  # the others: "1"
+
+
+def ecp5_seeds(d):
+    return ECP5_SEEDS.get(d, "1")
 
 
 def ecp5_args(d, timing=None):
     """flow/fpga.py's ECP5 options for design d (timing: the --no-timing-driven part, if given)."""
     if timing is None:
         timing = "" if ECP5_TIMING_DRIVEN.get(d, False) else "--no-timing-driven"
-    return ["--placer", ECP5_PLACER, "--router", ECP5_ROUTER, *timing.split(), "--seeds", ECP5_SEEDS,
+    return ["--placer", ECP5_PLACER, "--router", ECP5_ROUTER, *timing.split(), "--seeds", ecp5_seeds(d),
             "--timeout-min", str(TIMEOUT_MIN)]
 
 
 def ecp5_settings_match(m, d):
-    """An ECP5 result counts only if it ran with ecp5_args(d)'s placer, router and timing mode."""
+    """An ECP5 result counts only if it ran with ecp5_args(d)'s placer, router, timing mode and seeds."""
     return (m.get("placer") == ECP5_PLACER and m.get("router") == ECP5_ROUTER
-            and m.get("timing_driven", True) == ECP5_TIMING_DRIVEN.get(d, False))
+            and m.get("timing_driven", True) == ECP5_TIMING_DRIVEN.get(d, False)
+            and sorted(map(str, m.get("seeds", {}))) == sorted(ecp5_seeds(d).split(",")))
 
 
 BUTTERFLY = [f"intfft_{g}_butterfly" for g in GROUP_ORDER]
@@ -439,12 +448,14 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L.append(f"| `{r['design']}` | {ours} | {fmt(r['paper_lut'], ',')} | {fmt(r['paper_ff'], ',')} | "
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
-          f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ecp5_args('<d>', '[--no-timing-driven]'))}`) use "
+          f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ecp5_args('<d>', '[--no-timing-driven]')).replace('--seeds 1', '--seeds <s>')}`) use "
           "nextpnr's static placer and router2: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
           "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/intfft_reports.py): "
-          "against the 100 MHz constraint timing-driven router2 stalled on fermat64 (and on general32 while its reducers' "
-          "products by constants used DSP blocks), so those run with --no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured "
-          "after routing); fermat32 routes timing-driven, and without it router2 diverged in its last iterations. "
+          "against the 100 MHz constraint timing-driven router2 stalled on fermat64, on general32 while its reducers' "
+          "products by constants used DSP blocks, and on fermat32 after the two-level operand crossbar, so all run with "
+          "--no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured after routing). "
+          f"The seed is per design as well (ECP5_SEEDS: {', '.join(f'{d} {s}' for d, s in ECP5_SEEDS.items())}; the others 1): "
+          "router2's progress on the 2^64+1 design depended on the placement seed. "
           f"A seed not routed in {TIMEOUT_MIN} minutes is reported with the last router2 iteration "
           "it reached. The last column gives the placer, router, timing mode and seeds.", "",
           "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]

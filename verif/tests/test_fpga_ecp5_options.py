@@ -68,17 +68,25 @@ def test_no_timing_driven_reaches_nextpnr(tmp_path, monkeypatch, timing_driven):
     assert ("--no-tmdriv" in seen[0]) == (not timing_driven)
 
 
-def test_intfft_reports_ecp5_settings_are_per_design():
-    """flow/intfft_reports.py runs each folded design with its own timing mode, and counts an ECP5
-    result as up to date only if it was made with that design's placer, router and timing mode."""
+def test_intfft_reports_ecp5_settings_are_per_design(monkeypatch):
+    """flow/intfft_reports.py runs each folded design with its own timing mode and seed, and counts an
+    ECP5 result as up to date only if it was made with that design's placer, router, timing mode and seeds."""
     import intfft_reports as r  # noqa: E402 (flow/ is on sys.path above)
     f32, f64 = "intfft_fermat32_folded_p4", "intfft_fermat64_folded_p4"
+    # The registry's settings: none timing-driven; fermat64 on seed 2.
+    assert all("--no-timing-driven" in r.ecp5_args(d) for d in r.ECP5)
+    assert r.ecp5_args(f64)[r.ecp5_args(f64).index("--seeds") + 1] == r.ecp5_seeds(f64) == "2"
+    assert r.ecp5_seeds(f32) == "1"
+    # Per design: a timing-driven entry changes that design's options only.
+    monkeypatch.setattr(r, "ECP5_TIMING_DRIVEN", {f32: True})
     assert "--no-timing-driven" not in r.ecp5_args(f32) and "--no-timing-driven" in r.ecp5_args(f64)
     for d in (f32, f64):
         a = r.ecp5_args(d)
         assert a[a.index("--placer") + 1] == "static" and a[a.index("--router") + 1] == "router2"
-    timing = {"placer": "static", "router": "router2"}             # before the option: timing-driven
-    congestion = {**timing, "timing_driven": False}
-    assert r.ecp5_settings_match(timing, f32) and not r.ecp5_settings_match(timing, f64)
-    assert r.ecp5_settings_match(congestion, f64) and not r.ecp5_settings_match(congestion, f32)
+    seeds = {d: {s: {} for s in r.ecp5_seeds(d).split(",")} for d in (f32, f64)}
+    timing = {"placer": "static", "router": "router2", "seeds": seeds[f32]}  # before the option: timing-driven
+    congestion = {**timing, "timing_driven": False, "seeds": seeds[f64]}
+    assert r.ecp5_settings_match(timing, f32) and not r.ecp5_settings_match({**timing, "seeds": seeds[f64]}, f64)
+    assert r.ecp5_settings_match(congestion, f64) and not r.ecp5_settings_match({**congestion, "seeds": seeds[f32]}, f32)
     assert not r.ecp5_settings_match({**timing, "placer": "heap"}, f32)
+    assert not r.ecp5_settings_match({**congestion, "seeds": seeds[f32]}, f64)  # made with another seed
