@@ -12,11 +12,13 @@ import spinal.lib.Delay
   *
   * Storage: the digit registers of x and y (the forward stage 0 reads them bit-reversed), and three
   * slots of 2P [[modforge.mem.MemBank]]s of k/(2P) words (synchronous read, the NTT tile's bank map
-  * [[modforge.ntt.NttSchedule]]): X, Y, and Z (the pointwise products at bit-reversed indices, the
+  * [[modforge.ntt.NttSchedule]], in slot Y with the top bank bit flipped): X, Y, and Z (the pointwise products at bit-reversed indices, the
   * inverse transform in place, the z_t, which [[WordSerialRecovery]] reads d/b a clock). No register
   * array: on an FPGA every slot is LUT RAM, where a k-word register array with its write and
   * bit-reversed read muxes was the largest block of the design. The issue order is
-  * [[FoldedSchedule]], wired as a ROM indexed by the cycle count.
+  * [[FoldedSchedule]], wired as a ROM indexed by the cycle count. The bank map is linear and every
+  * cycle's banks are an XOR permutation of the ports, so the read, write and recovery crossbars are
+  * XOR networks (log2(2P) stages of conditional swaps) with small picks, not 2P:1 muxes.
   *
   * Issue cycle t: bank read addresses and the register reads (registered) in t, operands and
   * twiddles at the units in t + 1, results written in t + 1 + L (L: [[Butterfly.latency]] or
@@ -92,6 +94,11 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   def bankOf(i: UInt): UInt =
     (0 until log2k by bankBits).map(s => i(math.min(s + bankBits, log2k) - 1 downto s).resize(bankBits bits)).reduce(_ ^ _)
   def addrOf(i: UInt): UInt = (i >> bankBits).resize(log2Up(depth) bits)
+  // Slot Y numbers its banks with the top bank bit flipped: value i of y sits in bank bankOf(i) ^ P.
+  // The pointwise step reads x_t and y_t for the same P indices t, which then sit in 2P different
+  // banks, so one read bus per bank serves both operands (below).
+  def slotBank(i: UInt, s: Int): UInt = if (s == Space.SlotY) bankOf(i) ^ U(units, bankBits bits) else bankOf(i)
+  def slotBankOf(i: Int, s: Int): Int = if (s == Space.SlotY) ns.bank(i) ^ units else ns.bank(i)
   val slotSpaces = Seq(Space.SlotX, Space.SlotY, Space.SlotZ)
   val slots = slotSpaces.map(s => s -> Seq.tabulate(2 * units)(b => new MemBank(m, depth).setName(s"bank_s${s - Space.SlotX}_b$b"))).toMap
   val dx = digits(digX)
@@ -102,18 +109,26 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   for (i <- 0 until g.productWords) {
     val banksOfWord = (0 until leafCount).map(u => ns.bank(i * leafCount + u))
     require(banksOfWord.distinct.length == leafCount, s"folded multiplier: word $i of recovery reads two values from one bank")
+    // What the XOR network and the shared address below rely on.
+    for (u <- 0 until leafCount) require(ns.bank(i * leafCount + u) == (ns.bank(i * leafCount) ^ u) && ns.addr(i * leafCount + u) == ns.addr(i * leafCount),
+      s"folded multiplier: value $u of recovery's word $i is not in bank c ^ $u at the word's address")
   }
 
   // ---- Reads (issue cycle), operand data one cycle later ----
   // Slot Z's banks also serve recovery: it reads from the handoff on, when no operand reads slot Z
   // (this product's inverse transform is done; the next one reads Z only after writing it, above).
-  for ((s, banks) <- slots; (bank, b) <- banks.zipWithIndex) {
-    val opHits = (0 until 2 * units).map(o => (issue && rdSrc(o) === s && bankOf(rdIdx(o)) === b, addrOf(rdIdx(o))))
-    val recHits = if (s == Space.SlotZ) leafIdx.map(i => (rec.io.reading && bankOf(i) === b, addrOf(i))) else Nil
+  // Recovery's word i reads the same address, i d/b >> log2(2P), in every bank of slot Z: its d/b
+  // indices i d/b + u differ in their lowest log2(d/b) <= log2(2P) bits only. All 2P banks read
+  // (at 2^32+1, d/b = 4 of 8 hold a leaf; reading the others is harmless, no operand reads slot Z then).
+  val recAddr = addrOf(leafIdx(0))
+  val opRead = (for ((s, banks) <- slots.toSeq; (bank, b) <- banks.zipWithIndex) yield {
+    val opHits = (0 until 2 * units).map(o => (issue && rdSrc(o) === s && slotBank(rdIdx(o), s) === b, addrOf(rdIdx(o))))
+    val recHits = if (s == Space.SlotZ) Seq((rec.io.reading, recAddr)) else Nil
     val hits = opHits ++ recHits
     bank.io.rdEn := hits.map(_._1).reduce(_ || _)
     bank.io.rdAddr := hits.map { case (hit, a) => Mux(hit, a, U(0, log2Up(depth) bits)) }.reduce(_ | _)
-  }
+    (s, b) -> opHits.map(_._1).reduce(_ || _)
+  }).toMap
   // A port's register read muxes over the indices the schedule has it read (FoldedSchedule.portReads),
   // k/(2P) per space, not all k: otherwise every digit register fans out to all 2P ports.
   def regPick(words: Vec[UInt], space: Int, o: Int): UInt = sched.portReads(o, space) match {
@@ -126,23 +141,50 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   // (modforge.FanoutReg): one register driving all of a wide mux's bits was the critical path of
   // post-synthesis STA, which buffers no register output.
   def keep(d: Bool): Bool = FanoutReg(d, 1).head
-  // The operand crossbar in two levels. In an issue cycle every A port (2u) reads slot srcA and every
-  // B port (2u + 1) slot srcB (the schedule's steps), so the slot is chosen once per bank and side:
-  // 2 x 2P buses, bus(side)(b) = bank b of that side's slot (0 when the side reads the digit
-  // registers). Each port then picks its bank among its side's 2P buses. A bank's data goes to two
-  // slot muxes and a bus to P ports; picking slot and bank at every port took each bank's data to
-  // all 2P ports (3 x 2P x 2P m-bit wires), the bulk of the folded 2^64+1 multiplier's routing on
-  // the ECP5.
-  val bus = Seq(srcA, srcB).map(src => Vec((0 until 2 * units).map { b =>
-    slotSpaces.map(s => Mux(keep(src === s), slots(s)(b).io.rdData, U(0, m bits))).reduce(_ | _)
-  }))
+  // The operand crossbar: one bus per bank, an XOR network, a small pick per port. In an issue cycle
+  // of a banked step port o reads bank C ^ F(o), C = the bank port 0 reads (checked on every step
+  // below): in a butterfly step (both sides one slot, NttSchedule.pair as for the writes) F = sigma_r,
+  // r named by the one-hot bankOf(x_0) ^ bankOf(y_0) = 2^r; in a pointwise step F(2u) = u (x_t from
+  // slot X) and F(2u + 1) = u ^ P (y_t from slot Y, whose banks are numbered ^ P). So the 2P banks
+  // read in a cycle are 2P different bank numbers across the slots, and
+  //  - bus(b) = the slot of bank b that an operand read (registered read flags; 0 if none, so digit
+  //    register steps and recovery's reads of slot Z add nothing);
+  //  - n(v) = bus(v ^ C): log2(2P) stages of conditional swaps by C's bits;
+  //  - port o picks n(F(o)) among the at most log2(2P) + 1 candidates of F.
+  // Before, each side (A ports, B ports) had its own 2P buses and each port a 2P:1 pick over them.
+  for ((st, c) <- sched.steps.zipWithIndex; s <- st if Space.banked(s.srcA)) {
+    val c0 = slotBankOf(s.units.head.rdA, s.srcA)
+    val e = ns.bank(s.units.head.rdA) ^ ns.bank(s.units.head.rdB)
+    require(s.pw || Integer.bitCount(e) == 1, s"folded multiplier: step $c's first butterfly reads banks ${ns.bank(s.units.head.rdA)} and ${ns.bank(s.units.head.rdB)}, not one bank bit apart")
+    val r = Integer.numberOfTrailingZeros(e)
+    for ((op, u) <- s.units.zipWithIndex; ((i, src), h) <- Seq((op.rdA, s.srcA), (op.rdB, s.srcB)).zipWithIndex) {
+      val f = if (s.pw) u ^ (h * units) else FoldedMultiplier.sigma(bankBits, r, 2 * u + h)
+      require(slotBankOf(i, src) == (c0 ^ f), s"folded multiplier: step $c reads port ${2 * u + h}'s operand from bank ${slotBankOf(i, src)}, not C ^ F = ${c0 ^ f}")
+    }
+  }
+  val bus = (0 until 2 * units).map(b => slotSpaces.map(s => Mux(keep(opRead((s, b))), slots(s)(b).io.rdData, U(0, m bits))).reduce(_ | _))
+  val rC = Vec(slotBank(rdIdx(0), Space.SlotY).asBools.zip(bankOf(rdIdx(0)).asBools).map { case (y, x) => keep(Mux(srcA === Space.SlotY, y, x)) }).asBits.asUInt
+  val rE = Vec((bankOf(rdIdx(0)) ^ bankOf(rdIdx(1))).asBools.map(keep))
+  val rPw = keep(isPw)
+  val rNet = (0 until bankBits).foldLeft(bus: Seq[UInt]) { (w, s) => Seq.tabulate(2 * units)(v => Mux(rC(s), w(v ^ (1 << s)), w(v))) }
   val operand = Vec((0 until 2 * units).map { o =>
     val regRead = RegNext(Mux(rdSrc(o) === Space.DigitsY, regPick(dy, Space.DigitsY, o), regPick(dx, Space.DigitsX, o)))
     val fromRegs = keep(!slotSpaces.map(rdSrc(o) === _).reduce(_ || _))
-    val bankR = Vec(bankOf(rdIdx(o)).asBools.map(keep)).asBits.asUInt
-    bus(o % 2)(bankR) | Mux(fromRegs, regRead, U(0, m bits))
+    val candidates = (0 until bankBits).map(r => (FoldedMultiplier.sigma(bankBits, r, o), !rPw && rE(r))) :+ (((o / 2) ^ ((o % 2) * units), rPw))
+    val picked = candidates.groupBy(_._1).toSeq.sortBy(_._1).map { case (v, cs) => Mux(cs.map(_._2).reduce(_ || _), rNet(v), U(0, m bits)) }.reduce(_ | _)
+    picked | Mux(fromRegs, regRead, U(0, m bits))
   })
-  rec.io.leaves := Vec(leafIdx.map(i => RegNext(slotData(Space.SlotZ)(RegNext(bankOf(i))))))
+  // Recovery's leaf select as an XOR network. Leaf u of word i, z_{i d/b + u}, sits in bank
+  // bankOf(i d/b) ^ u: the bank map XORs the index's log2(2P)-bit groups, and u < d/b <= 2P lies in
+  // the lowest group, where i d/b has zeros. So the leaves are the banks permuted by c = bankOf(i d/b):
+  // log2(2P) stages of conditional swaps, stage s exchanging banks v and v ^ 2^s when bit s of c is
+  // set, instead of a 2P:1 mux per leaf bit (every bank's data to every leaf). c is registered
+  // beside the banks' synchronous read; the leaves' register follows the network (read latency 2).
+  val recC = RegNext(bankOf(leafIdx(0)))
+  val zPerm = (0 until bankBits).foldLeft(slotData(Space.SlotZ).toSeq) { (w, s) =>
+    Seq.tabulate(2 * units)(v => Mux(recC(s), w(v ^ (1 << s)), w(v)))
+  }
+  rec.io.leaves := Vec((0 until leafCount).map(u => RegNext(zPerm(u))))
 
   // ---- Twiddles: a ROM of omega^(+-e) (k^-1 omega^-e in the last inverse stage), registered ----
   val twTable = Vec(for (inv <- 0 to 1; sc <- 0 to 1; e <- 0 until (1 << eBits)) yield
@@ -180,7 +222,33 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   private def pick(hits: Seq[(Bool, UInt, UInt)]): (Bool, UInt, UInt) = (hits.map(_._1).reduce(_ || _),
     hits.map { case (hit, a, _) => Mux(hit, a, U(0, log2Up(depth) bits)) }.reduce(_ | _),
     hits.map { case (hit, _, d) => Mux(hit, d, U(0, m bits)) }.reduce(_ | _))
-  val bPick = (0 until 2 * units).map(b => pick((0 until 2 * units).map(o => (bWrite && bankOf(bIdx(o)) === b, addrOf(bIdx(o)), bData(o)))))
+  // The butterfly pick as a bit permutation and an XOR network. Unit u of a butterfly step writes
+  // x_u = j_u (output 2u) and y_u = j_u | 2^s (output 2u + 1) (NttSchedule.pair): j_u is the cycle's
+  // free bits and u's bits at the unit positions, all positions but r = s mod log2(2P) of the lowest
+  // bank group. The bank map is linear (it XORs the index's groups), so output o goes to bank
+  // C ^ sigma_r(o), C = bankOf(x_0), where sigma_r puts o's bit 0 at bit r and u's bits, in order, at
+  // the others ([[FoldedMultiplier.sigma]], checked on every step below). Bank v thus takes output
+  // sigma_r^-1(v ^ C): first q(v) = output sigma_r^-1(v) (r named by the one-hot
+  // bankOf(x_0) ^ bankOf(y_0) = 2^r), then log2(2P) stages of conditional swaps by C's bits. Every
+  // bank is written in a butterfly write cycle (2P outputs, 2P banks). It replaces a 2P:1 pick per
+  // bank, where every butterfly output reached every bank.
+  for ((st, c) <- sched.steps.zipWithIndex; s <- st if !s.pw) {
+    val x0 = ns.bank(s.units.head.wrA)
+    val e = x0 ^ ns.bank(s.units.head.wrB)
+    require(Integer.bitCount(e) == 1, s"folded multiplier: step $c's first butterfly writes two values to banks $x0 and ${x0 ^ e}, not one bank bit apart")
+    val r = Integer.numberOfTrailingZeros(e)
+    for ((op, u) <- s.units.zipWithIndex; (w, h) <- Seq(op.wrA, op.wrB).zipWithIndex)
+      require(ns.bank(w) == (x0 ^ FoldedMultiplier.sigma(bankBits, r, 2 * u + h)),
+        s"folded multiplier: step $c writes output ${2 * u + h} to bank ${ns.bank(w)}, not C ^ sigma_$r = ${x0 ^ FoldedMultiplier.sigma(bankBits, r, 2 * u + h)}")
+  }
+  val bOut = (0 until 2 * units).map(o => addrOf(bIdx(o)) @@ bData(o)) // address above data, through the network together
+  val wC = Mux(bDst === Space.SlotY, slotBank(bIdx(0), Space.SlotY), bankOf(bIdx(0)))
+  val wE = bankOf(bIdx(0)) ^ bankOf(bIdx(1))
+  val wQ = (0 until 2 * units).map { v =>
+    (0 until bankBits).map(r => Mux(wE(r), bOut(FoldedMultiplier.sigmaInverse(bankBits, r, v)), U(0, bOut(0).getWidth bits))).reduce(_ | _)
+  }
+  val wNet = (0 until bankBits).foldLeft(wQ: Seq[UInt]) { (w, s) => Seq.tabulate(2 * units)(v => Mux(wC(s), w(v ^ (1 << s)), w(v))) }
+  val bPick = wNet.map(x => (bWrite, x(x.getWidth - 1 downto m), x(m - 1 downto 0)))
   val pPick = (0 until 2 * units).map(b => pick((0 until units).map(u => (pWrite && bankOf(pIdx(u)) === b, addrOf(pIdx(u)), pwu(u).io.y))))
   for ((s, banks) <- slots; (bank, b) <- banks.zipWithIndex) {
     val (bAny, bAddr, bDat) = bPick(b)
@@ -205,6 +273,15 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
 }
 
 object FoldedMultiplier {
+  /** Where butterfly output o (2u + h: unit u, h = 0 for x_u, 1 for y_u) sits in the bank index
+    * relative to C in a step of pair distance 2^s, r = s mod bankBits: h at bit r, u's bits in order
+    * at the other bankBits - 1 bits (NttSchedule.unitPositions). */
+  def sigma(bankBits: Int, r: Int, o: Int): Int = {
+    val others = (0 until bankBits).filter(_ != r)
+    others.zipWithIndex.foldLeft((o & 1) << r) { case (acc, (pos, i)) => acc | (((o >> (1 + i)) & 1) << pos) }
+  }
+  def sigmaInverse(bankBits: Int, r: Int, v: Int): Int = (0 until (1 << bankBits)).find(sigma(bankBits, r, _) == v).get
+
   /** Why P units cannot serve word-serial recovery, if they cannot: it reads a word's d/b values z_t
     * in one clock, from d/b different banks of slot Z, and a slot has 2P banks. */
   def unitsError(g: IntFftParams, units: Int): Option[String] = {
