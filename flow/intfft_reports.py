@@ -62,18 +62,18 @@ ECP5 = FOLDED
 # stalled on fermat64, on general32 while its reducers' constant products used DSP blocks, and on
 # fermat32 after the two-level operand crossbar (about 2,000 wires overused from iteration 20 to
 # 39; not timing-driven it routed in 3 min). One seed of at most TIMEOUT_MIN minutes (then
-# recorded as not routed): a seed takes tens of minutes of WebAssembly nextpnr. The seed is per
-# design too: on fermat64's RTL of 2026-11-24 (two-level operand crossbar) router2 after seed 1's
-# placement stayed at about 13,500 overused wires from iteration 8, after seed 2's at about
-# 10,000 from iteration 10.
+# recorded as not routed): a seed takes minutes to tens of minutes of WebAssembly nextpnr. The
+# seed can be set per design (ECP5_SEEDS); every design now runs on seed 1. Before the folded
+# multiplier's XOR-network crossbars fermat64 ran on seed 2: router2 after seed 1's placement
+# stayed at about 13,500 overused wires, after seed 2's at about 10,000 (neither routed).
 ECP5_PLACER, ECP5_ROUTER, TIMEOUT_MIN = "static", "router2", 30
 # synth_ecp5 -nowidelut for every folded design (flow/fpga.py --no-widelut): LUT4s only, no
 # PFUMX/L6MUX21 wide functions, which tie up to 8 LUT4s of a crossbar mux to one tile. On
-# fermat64 (RTL before the XOR write and recovery networks, seed 2) router2 fell to about 3,700
-# overused wires by iteration 16 with it, against about 10,000 from iteration 10 without.
+# fermat64 (RTL before the XOR-network crossbars, seed 2) router2 fell to about 3,700 overused
+# wires by iteration 16 with it, against about 10,000 from iteration 10 without.
 ECP5_WIDELUT = False
 ECP5_TIMING_DRIVEN = {}  # design -> True for a timing-driven run; none is now
-ECP5_SEEDS = {"intfft_fermat64_folded_p4": "2"}  # the others: "1"
+ECP5_SEEDS = {}  # design -> "s" or "s1,s2": its nextpnr seeds; the others: "1"
 
 
 def ecp5_seeds(d):
@@ -463,8 +463,8 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
           "against the 100 MHz constraint timing-driven router2 stalled on fermat64, on general32 while its reducers' "
           "products by constants used DSP blocks, and on fermat32 after the two-level operand crossbar, so all run with "
           "--no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured after routing). "
-          f"The seed is per design as well (ECP5_SEEDS: {', '.join(f'{d} {s}' for d, s in ECP5_SEEDS.items())}; the others 1): "
-          "router2's progress on the 2^64+1 design depended on the placement seed. "
+          + (f"The seed is per design as well (ECP5_SEEDS: {', '.join(f'{d} {s}' for d, s in ECP5_SEEDS.items())}; the others 1). "
+             if ECP5_SEEDS else "One seed, 1, for every design (ECP5_SEEDS can set a design's own). ") +
           f"A seed not routed in {TIMEOUT_MIN} minutes is reported with the last router2 iteration "
           "it reached. The last column gives the placer, router, timing mode and seeds.", "",
           "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
