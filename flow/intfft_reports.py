@@ -138,11 +138,12 @@ def stale_rtl(m, d):
 
 
 def generate(designs):
-    todo = [d for d in designs if not rtl_path(d).exists()]
-    if todo:
-        print(f"intfft-reports: generating {', '.join(todo)}", flush=True)
-        subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *todo],
-                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    """Every design's Verilog from the generator as it is now, not only the missing ones: a result
+    counts only for the RTL it was made from (rtl_sha256), so RTL left in build/ by an older
+    generator would be measured again under the old design. Unchanged Verilog keeps its results."""
+    print(f"intfft-reports: generating {', '.join(designs)}", flush=True)
+    subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *designs],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
 
 
 def attempt_parallel_asic(rerun):

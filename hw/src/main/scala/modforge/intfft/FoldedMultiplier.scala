@@ -141,6 +141,13 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   // (modforge.FanoutReg): one register driving all of a wide mux's bits was the critical path of
   // post-synthesis STA, which buffers no register output.
   def keep(d: Bool): Bool = FanoutReg(d, 1).head
+  // An XOR network over 2P words of w bits: stage s exchanges positions v and v ^ 2^s when bit s of
+  // c is set, c computed one clock before the words arrive (`cNext`) and registered in one copy per
+  // stage and position (FanoutReg): a single register per bit would drive 2P w-bit muxes, an
+  // unbuffered net of hundreds of loads on the post-synthesis critical path.
+  def xorNetwork(words: Seq[UInt], cNext: UInt): Seq[UInt] = (0 until bankBits).foldLeft(words) { (w, s) =>
+    Seq.tabulate(2 * units)(v => Mux(keep(cNext(s)), w(v ^ (1 << s)), w(v)))
+  }
   // The operand crossbar: one bus per bank, an XOR network, a small pick per port. In an issue cycle
   // of a banked step port o reads bank C ^ F(o), C = the bank port 0 reads (checked on every step
   // below): in a butterfly step (both sides one slot, NttSchedule.pair as for the writes) F = sigma_r,
@@ -163,27 +170,25 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
     }
   }
   val bus = (0 until 2 * units).map(b => slotSpaces.map(s => Mux(keep(opRead((s, b))), slots(s)(b).io.rdData, U(0, m bits))).reduce(_ | _))
-  val rC = Vec(slotBank(rdIdx(0), Space.SlotY).asBools.zip(bankOf(rdIdx(0)).asBools).map { case (y, x) => keep(Mux(srcA === Space.SlotY, y, x)) }).asBits.asUInt
-  val rE = Vec((bankOf(rdIdx(0)) ^ bankOf(rdIdx(1))).asBools.map(keep))
-  val rPw = keep(isPw)
-  val rNet = (0 until bankBits).foldLeft(bus: Seq[UInt]) { (w, s) => Seq.tabulate(2 * units)(v => Mux(rC(s), w(v ^ (1 << s)), w(v))) }
+  val rCNext = Mux(srcA === Space.SlotY, slotBank(rdIdx(0), Space.SlotY), bankOf(rdIdx(0)))
+  val rENext = bankOf(rdIdx(0)) ^ bankOf(rdIdx(1))
+  val rNet = xorNetwork(bus, rCNext)
   val operand = Vec((0 until 2 * units).map { o =>
     val regRead = RegNext(Mux(rdSrc(o) === Space.DigitsY, regPick(dy, Space.DigitsY, o), regPick(dx, Space.DigitsX, o)))
     val fromRegs = keep(!slotSpaces.map(rdSrc(o) === _).reduce(_ || _))
-    val candidates = (0 until bankBits).map(r => (FoldedMultiplier.sigma(bankBits, r, o), !rPw && rE(r))) :+ (((o / 2) ^ ((o % 2) * units), rPw))
-    val picked = candidates.groupBy(_._1).toSeq.sortBy(_._1).map { case (v, cs) => Mux(cs.map(_._2).reduce(_ || _), rNet(v), U(0, m bits)) }.reduce(_ | _)
+    val candidates = (0 until bankBits).map(r => (FoldedMultiplier.sigma(bankBits, r, o), !isPw && rENext(r))) :+ (((o / 2) ^ ((o % 2) * units), isPw))
+    // Each candidate's select registered on its own (m loads each).
+    val picked = candidates.groupBy(_._1).toSeq.sortBy(_._1).map { case (v, cs) => Mux(keep(cs.map(_._2).reduce(_ || _)), rNet(v), U(0, m bits)) }.reduce(_ | _)
     picked | Mux(fromRegs, regRead, U(0, m bits))
   })
   // Recovery's leaf select as an XOR network. Leaf u of word i, z_{i d/b + u}, sits in bank
   // bankOf(i d/b) ^ u: the bank map XORs the index's log2(2P)-bit groups, and u < d/b <= 2P lies in
   // the lowest group, where i d/b has zeros. So the leaves are the banks permuted by c = bankOf(i d/b):
   // log2(2P) stages of conditional swaps, stage s exchanging banks v and v ^ 2^s when bit s of c is
-  // set, instead of a 2P:1 mux per leaf bit (every bank's data to every leaf). c is registered
-  // beside the banks' synchronous read; the leaves' register follows the network (read latency 2).
-  val recC = RegNext(bankOf(leafIdx(0)))
-  val zPerm = (0 until bankBits).foldLeft(slotData(Space.SlotZ).toSeq) { (w, s) =>
-    Seq.tabulate(2 * units)(v => Mux(recC(s), w(v ^ (1 << s)), w(v)))
-  }
+  // set, instead of a 2P:1 mux per leaf bit (every bank's data to every leaf). c's copies are
+  // registered beside the banks' synchronous read; the leaves' register follows the network (read
+  // latency 2).
+  val zPerm = xorNetwork(slotData(Space.SlotZ).toSeq, bankOf(leafIdx(0)))
   rec.io.leaves := Vec((0 until leafCount).map(u => RegNext(zPerm(u))))
 
   // ---- Twiddles: a ROM of omega^(+-e) (k^-1 omega^-e in the last inverse stage), registered ----
@@ -209,8 +214,11 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
 
   // ---- Writes: butterfly results 1 + L_b after issue, pointwise results 1 + L_pw after ----
   val bWrite = Delay(issue && !isPw, sched.writeDelay(false), init = False)
-  val bDst = Delay(dst, sched.writeDelay(false))
-  val bIdx = Delay(wrIdx, sched.writeDelay(false))
+  // The write network's controls come from the write indices one clock early (registered below).
+  val bDstEarly = Delay(dst, sched.writeDelay(false) - 1)
+  val bIdxEarly = Delay(wrIdx, sched.writeDelay(false) - 1)
+  val bDst = RegNext(bDstEarly)
+  val bIdx = RegNext(bIdxEarly)
   val bData = Vec(bfly.flatMap(bf => Seq(bf.io.up, bf.io.down)))
   val pWrite = Delay(issue && isPw, sched.writeDelay(true), init = False)
   val pIdx = Delay(Vec((0 until units).map(u => unitField(u, 2))), sched.writeDelay(true))
@@ -242,12 +250,12 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
         s"folded multiplier: step $c writes output ${2 * u + h} to bank ${ns.bank(w)}, not C ^ sigma_$r = ${x0 ^ FoldedMultiplier.sigma(bankBits, r, 2 * u + h)}")
   }
   val bOut = (0 until 2 * units).map(o => addrOf(bIdx(o)) @@ bData(o)) // address above data, through the network together
-  val wC = Mux(bDst === Space.SlotY, slotBank(bIdx(0), Space.SlotY), bankOf(bIdx(0)))
-  val wE = bankOf(bIdx(0)) ^ bankOf(bIdx(1))
+  val wCNext = Mux(bDstEarly === Space.SlotY, slotBank(bIdxEarly(0), Space.SlotY), bankOf(bIdxEarly(0)))
+  val wENext = bankOf(bIdxEarly(0)) ^ bankOf(bIdxEarly(1))
   val wQ = (0 until 2 * units).map { v =>
-    (0 until bankBits).map(r => Mux(wE(r), bOut(FoldedMultiplier.sigmaInverse(bankBits, r, v)), U(0, bOut(0).getWidth bits))).reduce(_ | _)
+    (0 until bankBits).map(r => Mux(keep(wENext(r)), bOut(FoldedMultiplier.sigmaInverse(bankBits, r, v)), U(0, bOut(0).getWidth bits))).reduce(_ | _)
   }
-  val wNet = (0 until bankBits).foldLeft(wQ: Seq[UInt]) { (w, s) => Seq.tabulate(2 * units)(v => Mux(wC(s), w(v ^ (1 << s)), w(v))) }
+  val wNet = xorNetwork(wQ, wCNext)
   val bPick = wNet.map(x => (bWrite, x(x.getWidth - 1 downto m), x(m - 1 downto 0)))
   val pPick = (0 until 2 * units).map(b => pick((0 until units).map(u => (pWrite && bankOf(pIdx(u)) === b, addrOf(pIdx(u)), pwu(u).io.y))))
   for ((s, banks) <- slots; (bank, b) <- banks.zipWithIndex) {
