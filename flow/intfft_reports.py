@@ -63,9 +63,10 @@ ECP5 = FOLDED
 # fermat32 after the two-level operand crossbar (about 2,000 wires overused from iteration 20 to
 # 39; not timing-driven it routed in 3 min). One seed of at most TIMEOUT_MIN minutes (then
 # recorded as not routed): a seed takes minutes to tens of minutes of WebAssembly nextpnr. The
-# seed can be set per design (ECP5_SEEDS); every design now runs on seed 1. Before the folded
-# multiplier's XOR-network crossbars fermat64 ran on seed 2: router2 after seed 1's placement
-# stayed at about 13,500 overused wires, after seed 2's at about 10,000 (neither routed).
+# seed is set per design (ECP5_SEEDS). fermat64 runs on seed 2: on the XOR-network RTL router2
+# after seed 1's placement was still at about 6,400 overused wires at iteration 8 (20 minutes in),
+# after seed 2's at about 1,900 at iteration 6. (Before the XOR networks neither seed routed:
+# about 13,500 and 10,000.)
 ECP5_PLACER, ECP5_ROUTER, TIMEOUT_MIN = "static", "router2", 30
 # synth_ecp5 -nowidelut for every folded design (flow/fpga.py --no-widelut): LUT4s only, no
 # PFUMX/L6MUX21 wide functions, which tie up to 8 LUT4s of a crossbar mux to one tile. On
@@ -73,7 +74,7 @@ ECP5_PLACER, ECP5_ROUTER, TIMEOUT_MIN = "static", "router2", 30
 # wires by iteration 16 with it, against about 10,000 from iteration 10 without.
 ECP5_WIDELUT = False
 ECP5_TIMING_DRIVEN = {}  # design -> True for a timing-driven run; none is now
-ECP5_SEEDS = {}  # design -> "s" or "s1,s2": its nextpnr seeds; the others: "1"
+ECP5_SEEDS = {"intfft_fermat64_folded_p4": "2"}  # design -> "s" or "s1,s2": its nextpnr seeds; the others: "1"
 
 
 def ecp5_seeds(d):
