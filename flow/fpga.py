@@ -280,7 +280,8 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     return m
 
 
-def nontiming(m):
+def run_options(m):
+    """The ECP5 options that differ from the defaults, for summary.md."""
     return ("" if m.get("timing_driven", True) else ", not timing-driven (--no-tmdriv)") + \
         ("" if m.get("widelut", True) else "; synth_ecp5 -nowidelut")
 
@@ -297,13 +298,13 @@ def summary(m):
         where = (f"router2 at iteration {r['router2_iterations']} with {r['overused_wires']} wires overused"
                  if r["overused_wires"] is not None else "no router2 iteration reached")
         body = (f"Fits, but not routed in {r['timeout_min']} min per seed: {where}; nextpnr "
-                f"{m.get('placer', 'heap')} placer, {m.get('router')}{nontiming(m)}.\n")
+                f"{m.get('placer', 'heap')} placer, {m.get('router')}{run_options(m)}.\n")
     else:
         rows = "\n".join(f"| {k} | {v['used']} | {v['available']} |" for k, v in m["utilization"].items())
         seeds = ", ".join(f"seed {s}: {r['fmax_mhz']:.1f}" for s, r in m["seeds"].items())
         body = (f"| resource | used | available |\n|---|---|---|\n{rows}\n\nFmax (post-route, nextpnr): median "
                 f"{m['fmax_mhz_median']:.1f} MHz, best {m['fmax_mhz_best']:.1f} MHz ({seeds}); constraint "
-                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('placer', 'heap')} placer, {m.get('router', 'router1')}{nontiming(m)}.\n")
+                f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('placer', 'heap')} placer, {m.get('router', 'router1')}{run_options(m)}.\n")
     tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
     if m["target"] == "ecp5":
         body += "\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design).\n"

@@ -458,8 +458,8 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                  f"{fmt(r['paper_dsp'], ',')} | {'yes' if r['paper_fits'] else 'no'} |")
     L += ["", "ECP5 (LFE5U-85F): nextpnr place and route out of context, median Fmax of the seeds (flow/fpga.py). "
           f"The runs (`flow/fpga.py <d> ecp5 {' '.join(ecp5_args('<d>', '[--no-timing-driven]')).replace('--seeds 1', '--seeds <s>')}`) use "
-          "synth_ecp5 -nowidelut (LUT4s only: wide PFUMX/L6MUX21 functions tie a crossbar mux's LUTs to one tile; on fermat64 "
-          "router2's overused wires fell by about 60% without them), "
+          "synth_ecp5 -nowidelut (LUT4s only: wide PFUMX/L6MUX21 functions tie a crossbar mux's LUTs to one tile, "
+          "which left router2 with far more wires overused on fermat64), "
           "nextpnr's static placer and router2: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
           "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/intfft_reports.py): "
           "against the 100 MHz constraint timing-driven router2 stalled on fermat64, on general32 while its reducers' "

@@ -161,9 +161,7 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   // Before, each side (A ports, B ports) had its own 2P buses and each port a 2P:1 pick over them.
   for ((st, c) <- sched.steps.zipWithIndex; s <- st if Space.banked(s.srcA)) {
     val c0 = slotBankOf(s.units.head.rdA, s.srcA)
-    val e = ns.bank(s.units.head.rdA) ^ ns.bank(s.units.head.rdB)
-    require(s.pw || Integer.bitCount(e) == 1, s"folded multiplier: step $c's first butterfly reads banks ${ns.bank(s.units.head.rdA)} and ${ns.bank(s.units.head.rdB)}, not one bank bit apart")
-    val r = Integer.numberOfTrailingZeros(e)
+    val r = if (s.pw) 0 else FoldedMultiplier.pairBit(ns.bank(s.units.head.rdA), ns.bank(s.units.head.rdB), s"step $c's first butterfly reads")
     for ((op, u) <- s.units.zipWithIndex; ((i, src), h) <- Seq((op.rdA, s.srcA), (op.rdB, s.srcB)).zipWithIndex) {
       val f = if (s.pw) u ^ (h * units) else FoldedMultiplier.sigma(bankBits, r, 2 * u + h)
       require(slotBankOf(i, src) == (c0 ^ f), s"folded multiplier: step $c reads port ${2 * u + h}'s operand from bank ${slotBankOf(i, src)}, not C ^ F = ${c0 ^ f}")
@@ -242,9 +240,7 @@ class FoldedMultiplier(g: IntFftParams, val units: Int) extends BlockMultiplier(
   // bank, where every butterfly output reached every bank.
   for ((st, c) <- sched.steps.zipWithIndex; s <- st if !s.pw) {
     val x0 = ns.bank(s.units.head.wrA)
-    val e = x0 ^ ns.bank(s.units.head.wrB)
-    require(Integer.bitCount(e) == 1, s"folded multiplier: step $c's first butterfly writes two values to banks $x0 and ${x0 ^ e}, not one bank bit apart")
-    val r = Integer.numberOfTrailingZeros(e)
+    val r = FoldedMultiplier.pairBit(x0, ns.bank(s.units.head.wrB), s"step $c's first butterfly writes")
     for ((op, u) <- s.units.zipWithIndex; (w, h) <- Seq(op.wrA, op.wrB).zipWithIndex)
       require(ns.bank(w) == (x0 ^ FoldedMultiplier.sigma(bankBits, r, 2 * u + h)),
         s"folded multiplier: step $c writes output ${2 * u + h} to bank ${ns.bank(w)}, not C ^ sigma_$r = ${x0 ^ FoldedMultiplier.sigma(bankBits, r, 2 * u + h)}")
@@ -289,6 +285,12 @@ object FoldedMultiplier {
     others.zipWithIndex.foldLeft((o & 1) << r) { case (acc, (pos, i)) => acc | (((o >> (1 + i)) & 1) << pos) }
   }
   def sigmaInverse(bankBits: Int, r: Int, v: Int): Int = (0 until (1 << bankBits)).find(sigma(bankBits, r, _) == v).get
+  /** r of a butterfly step: the bank bit in which its first unit's two banks a and b differ (the
+    * pair distance's bit, NttSchedule.pair); refused unless they differ in exactly one bit. */
+  def pairBit(a: Int, b: Int, what: String): Int = {
+    require(Integer.bitCount(a ^ b) == 1, s"folded multiplier: $what banks $a and $b, not one bank bit apart")
+    Integer.numberOfTrailingZeros(a ^ b)
+  }
 
   /** Why P units cannot serve word-serial recovery, if they cannot: it reads a word's d/b values z_t
     * in one clock, from d/b different banks of slot Z, and a slot has 2P banks. */
