@@ -1,5 +1,6 @@
 package modforge
 
+import modforge.modmul.{Best, Designs, Variant}
 import modforge.ntt.{NttConfig, NttDesigns, NttOp, NttTile, PolymulDesigns, TwiddleStore}
 import spinal.core._
 import java.io.{File, PrintWriter}

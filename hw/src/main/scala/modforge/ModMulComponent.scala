@@ -1,5 +1,7 @@
 package modforge
 
+import modforge.modmul.Designs
+
 import spinal.core._
 
 /** The port convention shared by every modular multiplier (README, "Interface").

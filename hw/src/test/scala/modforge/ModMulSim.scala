@@ -1,5 +1,7 @@
 package modforge
 
+import modforge.modmul.Barrett
+import modforge.modmul.Design
 import spinal.core._
 import spinal.core.sim._
 import spinal.lib.sim.ScoreboardInOrder

@@ -53,7 +53,7 @@ object ExplicitMultiplier {
     * architecture's tree and adder.
     *
     * Always AND partial products when dropCols > 0, whatever arch.pp says: the bound
-    * 0 <= ab - T <= Dmax(c) ([[modforge.Truncation]]) that the designs' correction counts rest on
+    * 0 <= ab - T <= Dmax(c) ([[modforge.modmul.Truncation]]) that the designs' correction counts rest on
     * holds because the dropped bits are non-negative partial products a_i b_j. Booth rows are
     * signed, and their low columns also carry the two's-complement +1 bits and the sign-extension
     * constants: dropping Booth columns drops a value of either sign and a different size, so the

@@ -1,5 +1,7 @@
 package modforge.ntt
 
+import modforge.modmul.{GShoup, GShoupConfig}
+import modforge.modmul.{BarrettOpt, BarrettOptConfig, Shoup, ShoupConfig}
 import modforge._
 import modforge.reduction.ReductionMul
 import spinal.core._

@@ -1,6 +1,7 @@
 package modforge.ntt
 
-import modforge.Precompute
+import modforge.modmul.Precompute
+import modforge.modmul.Precompute
 import modforge.reduction.{Method, ReductionPrecompute}
 import spinal.core._
 

@@ -1,6 +1,7 @@
 package modforge.ntt
 
-import modforge.{Designs, PreconditionError, Precompute}
+import modforge.modmul.{Designs, Precompute}
+import modforge.PreconditionError
 import modforge.reduction.{Method, ReductionConfig, ReductionPrecompute}
 
 /** How a tile's butterfly units multiply: the paper's three options (Section 5, Figure 3), and

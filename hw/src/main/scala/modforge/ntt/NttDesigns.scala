@@ -18,12 +18,12 @@ object NttDesigns {
     (for (tw <- Seq("", "_ram"); m <- MulArrangement.all) yield s"ntt_256_64_p2_${m.name}$tw") :+ "ntt_64_128_p1_gshoup"
 
   /** The table's ROM tiles of the paper's arrangements on the product architecture and synthesis
-    * recipe of the `_fast` configuration of their family at k = 64 ([[modforge.Best]]): the tile
+    * recipe of the `_fast` configuration of their family at k = 64 ([[modforge.modmul.Best]]): the tile
     * variant `<tile>__m<arch>_<synthesis tokens>` (pipeline and truncation stay the tile's own).
     */
   def bestTable: Seq[String] = for {
-    (arr, fam) <- Seq("barrett" -> modforge.Barrett, "shoupbarrett" -> modforge.ShoupFamily, "gshoup" -> modforge.GShoupFamily)
-    v <- modforge.Best.variant(modforge.Design(fam, 64)).toSeq
+    (arr, fam) <- Seq("barrett" -> modforge.modmul.Barrett, "shoupbarrett" -> modforge.modmul.ShoupFamily, "gshoup" -> modforge.modmul.GShoupFamily)
+    v <- modforge.modmul.Best.variant(modforge.modmul.Design(fam, 64)).toSeq
     toks = v.copy(mask = None, trunc = None).tokens if toks.nonEmpty
   } yield s"ntt_256_64_p2_${arr}__${toks.mkString("_")}"
 

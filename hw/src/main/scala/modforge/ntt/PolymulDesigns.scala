@@ -32,8 +32,8 @@ object PolymulDesigns {
 
   /** Why a set is not built (None: it is). */
   def notBuilt(n: Int, logq: Int): Option[String] =
-    if (logq > modforge.Designs.maxK) Some(s"log q = $logq exceeds the generators' largest coefficient width " +
-      s"k = ${modforge.Designs.maxK} (a k-bit multiplier per butterfly; a wider q would be split into RNS limbs, " +
+    if (logq > modforge.modmul.Designs.maxK) Some(s"log q = $logq exceeds the generators' largest coefficient width " +
+      s"k = ${modforge.modmul.Designs.maxK} (a k-bit multiplier per butterfly; a wider q would be split into RNS limbs, " +
       "which the paper does not do either: its largest sets use one wide q)")
     else None
 

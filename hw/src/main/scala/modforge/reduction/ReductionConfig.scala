@@ -1,6 +1,6 @@
 package modforge.reduction
 
-import modforge.Designs
+import modforge.modmul.Designs
 
 /** The methods of the NTT-reduction paper (Tosun et al.), named as in the registry. */
 sealed abstract class Method(val name: String, val title: String)

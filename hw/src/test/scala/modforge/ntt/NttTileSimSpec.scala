@@ -1,6 +1,8 @@
 package modforge.ntt
 
-import modforge.{ModMulSim, ModforgeSpinal, Precompute}
+import modforge.modmul.Precompute
+import modforge.{ModMulSim, ModforgeSpinal}
+import modforge.modmul.Precompute
 import modforge.mem.SramSimModel
 import spinal.core._
 import spinal.core.sim._

@@ -1,4 +1,5 @@
 package modforge
+package modmul
 
 import org.scalatest.funsuite.AnyFunSuite
 

@@ -1,4 +1,5 @@
 package modforge
+package modmul
 
 import spinal.core._
 import spinal.lib.Delay

@@ -1,4 +1,5 @@
 package modforge
+package modmul
 
 /** How many corrections a truncated quotient product costs (README, "Truncated quotient products").
   *

@@ -1,7 +1,5 @@
 package modforge
-
-/** Raised when an operand or modulus breaks an algorithm's preconditions. */
-class PreconditionError(msg: String) extends IllegalArgumentException(msg)
+package modmul
 
 /** Host-side precomputation of each algorithm's modulus-dependent inputs (BigInt).
   *

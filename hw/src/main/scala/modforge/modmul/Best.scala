@@ -1,4 +1,5 @@
 package modforge
+package modmul
 
 /** The `_fast` configurations: for each paper family and width, the variant the design-space
   * exploration (`make dse`, reports/dse.md) found best in throughput per area 1/(P*A). The table
