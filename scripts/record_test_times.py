@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time `make test` and `make test-long`; write reports/test_times.md and the README's table.
+"""Time `make test` and `make test-long`; write reports/test_times.md and the table in docs/testing.md.
 
     scripts/record_test_times.py [--cold] [--skip-long] [--skip-warm]
 
@@ -94,12 +94,12 @@ def main():
     block = "\n".join(table) + f"\n\nRecorded {date} by `make record-test-times` on {machine}. Tools: {vers}.\n"
     (ROOT / "reports").mkdir(exist_ok=True)
     (ROOT / "reports/test_times.md").write_text("# Test-suite run times\n\n" + block)
-    readme = ROOT / "README.md"
-    text = readme.read_text()
+    page = ROOT / "docs/testing.md"  # "Run times", between the markers
+    text = page.read_text()
     if BEGIN in text and END in text:
         pre, rest = text.split(BEGIN, 1)
-        readme.write_text(pre + BEGIN + "\n" + block + END + rest.split(END, 1)[1])
-    print("record: wrote reports/test_times.md and the README's run-time table")
+        page.write_text(pre + BEGIN + "\n" + block + END + rest.split(END, 1)[1])
+    print("record: wrote reports/test_times.md and the run-time table of docs/testing.md")
 
 
 if __name__ == "__main__":
