@@ -8,8 +8,17 @@ object hw extends SbtModule {
   // SbtModule layout: hw/src/main/scala, hw/src/test/scala
   def ivyDeps = Agg(
     ivy"com.github.spinalhdl::spinalhdl-core:$spinalVersion",
-    ivy"com.github.spinalhdl::spinalhdl-lib:$spinalVersion"
+    ivy"com.github.spinalhdl::spinalhdl-lib:$spinalVersion",
+    ivy"com.lihaoyi::ujson:3.3.1" // reads pdk_config/ (the version Mill 0.11.13 itself uses)
   )
+  // pdk_config/ (the PDK settings the flow reads too) on the classpath as the resource folder
+  // pdk_config/, so the generators find it from any working directory (mem.SkyMacro).
+  def pdkConfig = T.source(T.workspace / "pdk_config")
+  def pdkConfigResources = T {
+    os.copy(pdkConfig().path, T.dest / "pdk_config")
+    PathRef(T.dest)
+  }
+  def resources = T { super.resources() :+ pdkConfigResources() }
   def scalacOptions = Seq("-deprecation", "-feature", "-unchecked")
   def scalacPluginIvyDeps = Agg(ivy"com.github.spinalhdl::spinalhdl-idsl-plugin:$spinalVersion")
   // SpinalHDL infers widths recursively on its elaboration threads (default stack size): the explicit

@@ -17,7 +17,7 @@ from pathlib import Path
 FLOW = Path(__file__).resolve().parent
 ROOT = FLOW.parent
 sys.path.insert(0, str(FLOW))
-from pdk import PDK  # noqa: E402
+from pdk import LIBRELANE_PDK_OVERRIDES, PDK  # noqa: E402
 CLOCK_PERIOD_NS = 0.25  # the paper's constraint: far below reachable, so the critical path is the result
 STEPS_WITHOUT_OPENROAD = ["Modforge.Synthesis", "Modforge.STA"]
 
@@ -40,12 +40,12 @@ def macros_config(pdk, names, with_macros: bool) -> dict:
     PDK subset's pre-built macros have none: then `with_macros=None` leaves MACROS out unless the
     GDS is there; `with_macros=True` writes it anyway, at open_pdks' path (`gds/<macro>.gds`),
     where a full PDK (`ciel`) has it."""
-    from pdk import sram_views
+    from pdk import open_pdks_view, sram_views
     views = [sram_views(pdk, n) for n in names]
     c = {"MODFORGE_MACRO_LIBS": [pdk_path(pdk, v.lib_tt) for v in views]}
     if with_macros or all(v.gds for v in views):
         c["MACROS"] = {v.name: {
-            "gds": [pdk_path(pdk, v.gds) if v.gds else f"pdk_dir::libs.ref/sky130_sram_macros/gds/{v.name}.gds"],
+            "gds": [pdk_path(pdk, v.gds) if v.gds else "pdk_dir::" + open_pdks_view("gds", v.name)],
             "lef": [pdk_path(pdk, v.lef)],
             "vh": [pdk_path(pdk, v.verilog)],
             # tt only: the same view times every corner (README, "Polynomial multiplication at FHE sizes")
@@ -58,7 +58,9 @@ def config(design: str, rtl: str, booth: bool = True, abc_target_ps: int = 250, 
            macros=(), pdk=None, with_macros: bool = False) -> dict:
     """`rtl` is the VERILOG_FILES entry, e.g. "dir::../rtl/<d>.v" (relative to the config's folder).
     `synth`: further synthesis options (flow/synth.py SynthOptions), e.g. a variant's manifest member.
-    `macros`: names of the SRAM macros the design instantiates (see macros_config)."""
+    `macros`: names of the SRAM macros the design instantiates (see macros_config).
+    LibreLane's PDK variables of pdk_config/librelane.json `pdk_overrides` come after ours (none today:
+    the PDK's own configuration, open_pdks 1.0.530's, is read as is)."""
     synth = dict(synth or {})
     booth = synth.pop("booth", booth)
     abc_target_ps = synth.pop("target_ps", abc_target_ps)
@@ -80,6 +82,7 @@ def config(design: str, rtl: str, booth: bool = True, abc_target_ps: int = 250, 
         # LibreLane's own Yosys.Synthesis, in the Classic flow: the same intent
         "SYNTH_STRATEGY": "DELAY 0",
         "SYNTH_MUL_BOOTH": booth,
+        **LIBRELANE_PDK_OVERRIDES,
         "meta": {"version": 2, "flow": STEPS_WITHOUT_OPENROAD},
     }
 

@@ -37,7 +37,7 @@ from pathlib import Path
 FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
 from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import ROOT, FlowError  # noqa: E402
+from pdk import CORNERS, ROOT, FlowError  # noqa: E402
 
 REPORTS = ROOT / "reports"
 FAMILIES = ("barrett", "shoup", "gshoup")
@@ -503,7 +503,7 @@ def limit_section(by_fam: dict, eff) -> list:
 
 def flop_q_delay(design: str):
     """The delay of the worst path's first step (the launching flip-flop's clock-to-Q), from the tt STA log."""
-    log = BUILD / design / "harden" / "sta_tt_025C_1v80.log"
+    log = BUILD / design / "harden" / f"sta_{CORNERS[0]}.log"
     if not log.exists():
         return None
     for line in log.read_text().splitlines():

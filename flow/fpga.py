@@ -51,7 +51,7 @@ from pathlib import Path
 
 FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
-from pdk import ROOT, FlowError  # noqa: E402
+from pdk import ROOT, SRAM_MACROS, FlowError  # noqa: E402
 
 BUILD = ROOT / "build"
 VENV_BIN = Path(sys.executable).parent
@@ -103,7 +103,7 @@ def sram_fpga_models(design: str, work: Path, manifest: Path = None) -> list:
     sram = (json.loads(mf.read_text()).get("sram") or {}) if mf.exists() else {}
     out = []
     for name in sram.get("macro_models", []):
-        depth = int(re.search(r"_32x(\d+)_8$", name).group(1))
+        depth = SRAM_MACROS[name]["depth"]  # pdk_config/sram_macros.json
         f = work / f"{name}.fpga.v"
         f.write_text(SRAM_FPGA_MODEL.format(name=name, a=depth.bit_length() - 2, d=depth - 1))
         out.append(f)

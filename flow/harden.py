@@ -29,7 +29,7 @@ from pathlib import Path
 FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
 from configs import config, write  # noqa: E402
-from pdk import CORNERS, PDK, ROOT, FlowError, find_pdk  # noqa: E402
+from pdk import CORNERS, PDK, ROOT, SCL, FlowError, find_pdk  # noqa: E402
 from sta import sta_binary  # noqa: E402
 
 BUILD = ROOT / "build"
@@ -48,6 +48,7 @@ def flow_sha256() -> str:
     h = hashlib.sha256()
     files = [FLOW / n for n in ("harden.py", "synth.py", "sta.py", "configs.py", "pdk.py")]
     files += sorted((FLOW / "librelane_plugin_modforge").glob("*.py"))
+    files += sorted((ROOT / "pdk_config").glob("*.json"))  # the PDK settings: corners, don't-use lists, macros
     for f in files:
         h.update(f.read_bytes())
     return h.hexdigest()
@@ -228,13 +229,13 @@ def summary(m: dict) -> str:
     macro_rows = (f"\n| SRAM macros | {m['macro_count']} ({', '.join(m['macro_models'])}) |"
                   f"\n| SRAM macro area | {m['macro_area_um2']:.0f} um2 (timed with their tt Liberty at every corner) |"
                   if m.get("macro_count") else "")
-    return f"""# {m['design']}: SKY130 (sky130_fd_sc_hd)
+    return f"""# {m['design']}: SKY130 ({SCL})
 
 {kind} Flow: {m['flow']}.
 
 | metric | value |
 |---|---|
-| critical path, tt_025C_1v80 | {m['critical_path_ns']:.3f} ns |
+| critical path, {CORNERS[0]} | {m['critical_path_ns']:.3f} ns |
 | standard-cell area | {m['design__instance__area']:.0f} um2 |{macro_rows}
 | cells | {m['design__instance__count']} |
 | latency | {m['latency']} cycles |

@@ -1,15 +1,35 @@
 """Locate and check the SKY130 PDK (sky130A, sky130_fd_sc_hd) the flow reads. Never edits it.
 
-PDK_ROOT defaults to ../shared/pdk beside the repository when that exists.
+PDK_ROOT defaults to ../shared/pdk beside the repository when that exists. What the flow knows
+about the PDK (its name, the standard-cell library, the corners, the don't-use lists, the SRAM
+macro catalogue, LibreLane's PDK overrides) comes from pdk_config/ (pdk_config/README.md), which
+the Scala generators read too.
 """
+import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PDK, SCL = "sky130A", "sky130_fd_sc_hd"
-CORNERS = ("tt_025C_1v80", "ss_100C_1v60", "ff_n40C_1v95")  # typical first: the headline corner
+PDK_CONFIG = ROOT / "pdk_config"
+
+
+def _config(name: str) -> dict:
+    return json.loads((PDK_CONFIG / name).read_text())
+
+
+_PDK = _config("pdk.json")
+PDK, SCL = _PDK["pdk"], _PDK["std_cell_library"]
+CORNERS = tuple(_PDK["corners"])  # typical first: the headline corner
+# Don't-use recipes of synthesis (flow/synth.py SynthOptions.dont_use): recipe -> the PDK's cell-list
+# files (in DONT_USE_FOLDER, relative to $PDK_ROOT/<PDK>) whose cells it never maps to.
+DONT_USE_FOLDER = _PDK["dont_use"]["folder"]
+DONT_USE = {recipe: tuple(files) for recipe, files in _PDK["dont_use"]["recipes"].items()}
+DONT_USE_DEFAULT = _PDK["dont_use"]["default"]
+SRAM_CATALOGUE = _config("sram_macros.json")  # the OpenRAM macros the generators build banks of
+SRAM_MACROS = {m["name"]: m for m in SRAM_CATALOGUE["macros"]}  # name -> {"name", "depth", "area_um2"}
+LIBRELANE_PDK_OVERRIDES = _config("librelane.json")["pdk_overrides"]  # into every LibreLane configuration
 DEFAULT_PDK_ROOT = ROOT.parent / "shared" / "pdk"
 
 
@@ -48,23 +68,16 @@ class Pdk:
             tmp.rename(fixed)
         return primitives, fixed
 
-    @property
-    def dont_use(self):
-        """Cells OpenLane never synthesizes into (no_synth.cells, drc_exclude.cells)."""
-        d = self.root / PDK / "libs.tech" / "openlane" / SCL
+    def dont_use(self, recipe: str = DONT_USE_DEFAULT):
+        """The cells a don't-use recipe (pdk_config/pdk.json `dont_use`) never synthesizes into: those
+        of its files, sorted. "openlane": OpenLane's no_synth.cells + drc_exclude.cells; "drc":
+        drc_exclude.cells only, the cells that must never be used (the small _1 drive strengths stay usable)."""
+        if recipe not in DONT_USE:
+            raise ValueError(f"dont_use = {recipe!r}: use {' or '.join(map(repr, DONT_USE))}")
         cells = []
-        for name in ("no_synth.cells", "drc_exclude.cells"):
-            cells += [c for c in (d / name).read_text().split() if not c.startswith("#")]
+        for name in DONT_USE[recipe]:
+            cells += [c for c in (self.root / PDK / DONT_USE_FOLDER / name).read_text().split() if not c.startswith("#")]
         return sorted(set(cells))
-
-    @property
-    def drc_exclude(self):
-        """Only the cells that must never be used (drc_exclude.cells): the small _1 drive strengths stay usable."""
-        d = self.root / PDK / "libs.tech" / "openlane" / SCL
-        return sorted(set(c for c in (d / "drc_exclude.cells").read_text().split() if not c.startswith("#")))
-
-
-SRAM_MACROS = "sky130_sram_macros"
 
 
 @dataclass(frozen=True)
@@ -79,29 +92,33 @@ class SramViews:
 
 
 def sram_views(pdk: Pdk, name: str) -> SramViews:
-    """Finds a macro's views in either layout: the pre-built macros' own (`<macro>/<macro>.lef`,
-    the PDK subset's) or open_pdks' (`lef/<macro>.lef`, `lib/`, `verilog/`, `gds/`, as `ciel` installs it).
-    The macros have a Liberty view at tt only (`<macro>_TT_1p8V_25C.lib`)."""
-    base = pdk.root / PDK / "libs.ref" / SRAM_MACROS
+    """Finds a macro's views in the first layout of pdk_config/sram_macros.json `views` that has them:
+    the pre-built macros' own (`<macro>/<macro>.lef`, the PDK subset's) or open_pdks' (`lef/<macro>.lef`,
+    `lib/`, `verilog/`, `gds/`, as `ciel` installs it). The macros have a Liberty view at tt only
+    (`<macro>_TT_1p8V_25C.lib`)."""
+    base = pdk.root / PDK / SRAM_CATALOGUE["folder"]
 
-    def find(*cands):
-        return next((c for c in cands if c.exists()), None)
-    lef = find(base / name / f"{name}.lef", base / "lef" / f"{name}.lef")
-    lib = find(base / name / f"{name}_TT_1p8V_25C.lib", base / "lib" / f"{name}_TT_1p8V_25C.lib")
-    v = find(base / name / f"{name}.v", base / "verilog" / f"{name}.v")
-    gds = find(base / name / f"{name}.gds", base / "gds" / f"{name}.gds")
+    def find(view):
+        return next((c for c in (base / t.format(macro=name) for t in SRAM_CATALOGUE["views"][view]) if c.exists()), None)
+    lef, lib, v, gds = (find(view) for view in ("lef", "lib_tt", "verilog", "gds"))
     missing = [what for what, f in (("LEF", lef), ("tt Liberty", lib), ("Verilog model", v)) if f is None]
     if missing:
         raise FlowError(f"SRAM macro {name}: no {', '.join(missing)} under {base}. Fix: use a PDK with the OpenRAM "
-                        f"sky130 macros (PDK_ROOT; ../shared/pdk has them in {SRAM_MACROS}/<macro>/)")
+                        f"sky130 macros (PDK_ROOT; ../shared/pdk has them in {Path(SRAM_CATALOGUE['folder']).name}/<macro>/)")
     return SramViews(name, lef, lib, v, gds)
+
+
+def open_pdks_view(view: str, name: str) -> str:
+    """A macro's view at open_pdks' path (the last layout of pdk_config/sram_macros.json `views`),
+    relative to $PDK_ROOT/<PDK>: where a full PDK (`ciel`) has it."""
+    return f"{SRAM_CATALOGUE['folder']}/{SRAM_CATALOGUE['views'][view][-1].format(macro=name)}"
 
 
 def find_pdk() -> Pdk:
     root = Path(os.environ.get("PDK_ROOT") or DEFAULT_PDK_ROOT)
     pdk = Pdk(root)
     needed = [pdk.liberty(c) for c in CORNERS] + list(pdk.cell_models) + [
-        root / PDK / "libs.tech" / "openlane" / SCL / "no_synth.cells"]
+        root / PDK / DONT_USE_FOLDER / f for f in dict.fromkeys(f for files in DONT_USE.values() for f in files)]
     missing = [str(p) for p in needed if not p.exists()]
     if missing:
         how = "PDK_ROOT is not set and ../shared/pdk does not exist" if "PDK_ROOT" not in os.environ \

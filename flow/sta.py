@@ -12,9 +12,9 @@ import re
 import shutil
 from pathlib import Path
 
-from pdk import FlowError
+from pdk import SCL, FlowError
 
-DRIVE_CELL = "sky130_fd_sc_hd__buf_2"
+DRIVE_CELL = f"{SCL}__buf_2"
 TCL = """read_liberty {lib}
 read_verilog {netlist}
 link_design {top}

@@ -17,7 +17,7 @@ import sys
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from pdk import CORNERS, find_pdk, Pdk
+from pdk import CORNERS, DONT_USE, DONT_USE_DEFAULT, SCL, find_pdk, Pdk
 
 ABC_SCRIPT = "strash\n&get -n\n&nf {D}\n&put\nbuffer -N 16\nupsize -D {D}\ndnsize -D {D}\n"
 ABC_SCRIPT_NO_SIZING = "strash\n&get -n\n&nf {D}\n&put\n"
@@ -50,7 +50,8 @@ class SynthOptions:
                 `upsize -D {D}` reach ABC with the literal text `{D}`, so no delay target reaches
                 &nf, upsize or dnsize at all (README, "Synthesis options"). Off by default: Table 1's
                 recipe is kept as it was measured.
-    dont_use    "openlane": no_synth.cells + drc_exclude.cells (OpenLane's list: no _1 drive
+    dont_use    the don't-use recipe (pdk_config/pdk.json `dont_use`: the PDK's cell lists of each):
+                "openlane": no_synth.cells + drc_exclude.cells (OpenLane's list: no _1 drive
                 strengths, which OpenLane's resizer downsizes to after placement; we have none);
                 "drc": drc_exclude.cells only, so ABC can use the small cells.
     adder_cells ""  : adders are logic for ABC to map;
@@ -62,13 +63,13 @@ class SynthOptions:
     arith_tree: bool = False
     target_ps: int = 250
     script_target: bool = False
-    dont_use: str = "openlane"
+    dont_use: str = DONT_USE_DEFAULT
     adder_cells: str = ""
     sizing: bool = True
 
     def __post_init__(self):
-        if self.dont_use not in ("openlane", "drc"):
-            raise ValueError(f"dont_use = {self.dont_use!r}: use 'openlane' or 'drc'")
+        if self.dont_use not in DONT_USE:
+            raise ValueError(f"dont_use = {self.dont_use!r}: use {' or '.join(map(repr, DONT_USE))}")
         if self.adder_cells not in ("", "1", "2"):
             raise ValueError(f"adder_cells = {self.adder_cells!r}: use '' (none), '1' or '2' (drive strength)")
         if not 10 <= self.target_ps <= 1_000_000:
@@ -97,11 +98,11 @@ def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, cor
     if opts.script_target:
         script = script.replace("-D {D}", "{D}").replace("{D}", f"-D {opts.target_ps}")
     abc_script.write_text(script)
-    dont_use = " ".join(f"-dont_use {c}" for c in (pdk.dont_use if opts.dont_use == "openlane" else pdk.drc_exclude))
+    dont_use = " ".join(f"-dont_use {c}" for c in pdk.dont_use(opts.dont_use))
     netlist, stat = out_dir / f"{top}.nl.v", out_dir / "stat.json"
     flags = (" -booth" if opts.booth else "") + (" -arith_tree" if opts.arith_tree else "")
     if opts.adder_cells:
-        fa, ha = (f"sky130_fd_sc_hd__{c}_{opts.adder_cells}" for c in ("fa", "ha"))
+        fa, ha = (f"{SCL}__{c}_{opts.adder_cells}" for c in ("fa", "ha"))
         fa_map = out_dir / "fa_map.v"
         fa_map.write_text(FA_MAP.replace("{cell}", fa))
         front = [f"chtype -map mf_fa {fa} -map mf_ha {ha}",  # the generators' explicit adders
@@ -123,14 +124,14 @@ def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, cor
         f"dfflibmap -liberty {lib} {dont_use}",
         f"abc -liberty {lib} {dont_use} -script {abc_script} -D {opts.target_ps}",
         "opt_clean -purge",
-        "hilomap -singleton -hicell sky130_fd_sc_hd__conb_1 HI -locell sky130_fd_sc_hd__conb_1 LO",
+        f"hilomap -singleton -hicell {SCL}__conb_1 HI -locell {SCL}__conb_1 LO",
         "setundef -zero",
         "splitnets",
-        "insbuf -buf sky130_fd_sc_hd__buf_2 A X",  # no assigns between nets in the netlist
+        f"insbuf -buf {SCL}__buf_2 A X",  # no assigns between nets in the netlist
         "opt_clean -purge",
         # Flops named after the RTL register they implement, so timing reports show the stage;
         # other cells keep short names (`autoname` on everything made a 16 MB netlist at k = 32).
-        "rename -wire -suffix _reg t:sky130_fd_sc_hd__df*",
+        f"rename -wire -suffix _reg t:{SCL}__df*",
         f"tee -q -o {stat} stat -json -liberty {lib}",
         "check -assert",
         # OpenSTA 2.0.17 cannot parse `assign {a,b} = ...`: -simple-lhs.
@@ -139,7 +140,7 @@ def recipe(top: str, rtl: Path, out_dir: Path, pdk: Pdk, opts: SynthOptions, cor
 
 
 def synthesize(top: str, rtl: Path, out_dir: Path, pdk: Pdk, booth: bool = True,
-               target_ps: int = 250, corner: str = "tt_025C_1v80", opts: SynthOptions = None,
+               target_ps: int = 250, corner: str = CORNERS[0], opts: SynthOptions = None,
                macro_libs=()) -> dict:
     """Writes out_dir/<top>.nl.v and out_dir/stat.json; returns cell count and area (standard
     cells; macro instances are counted apart). `opts` (SynthOptions) overrides `booth` and
@@ -167,7 +168,7 @@ def synthesize(top: str, rtl: Path, out_dir: Path, pdk: Pdk, booth: bool = True,
 
 def main():
     """CLI, so the flow can run synthesis in its own process (log to a file, own peak memory)."""
-    ap = argparse.ArgumentParser(description="Synthesize one design to sky130_fd_sc_hd (pyosys).")
+    ap = argparse.ArgumentParser(description=f"Synthesize one design to {SCL} (pyosys).")
     ap.add_argument("--top", required=True)
     ap.add_argument("--rtl", required=True, type=Path)
     ap.add_argument("--out", required=True, type=Path)

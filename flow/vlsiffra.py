@@ -57,7 +57,7 @@ from pathlib import Path
 FLOW = Path(__file__).resolve().parent
 ROOT = FLOW.parent
 sys.path.insert(0, str(FLOW))
-from pdk import FlowError, find_pdk  # noqa: E402
+from pdk import CORNERS, FlowError, find_pdk  # noqa: E402
 from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
 
 UPSTREAM = "https://github.com/antonblanchard/vlsiffra"
@@ -70,7 +70,7 @@ TECH = "sky130hd"
 REGISTERS = ("--register-input", "--register-output")
 LATENCY = len(REGISTERS)  # register stages between an operand pair and its product
 ADDERS = ("koggestone", "brentkung", "hancarlson")
-CORNER = "tt_025C_1v80"
+CORNER = CORNERS[0]  # tt
 PERIOD_NS = 0.25  # as the LibreLane configurations of our designs: the critical path is the result
 TARGET_PS = 250
 SEED = 20240611

@@ -32,12 +32,12 @@ FLOW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(FLOW))
 import synth  # noqa: E402
 from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import ROOT, find_pdk  # noqa: E402
+from pdk import CORNERS, ROOT, find_pdk  # noqa: E402
 from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
 
 NAME = "abc_input_drive"
 FLOW_ABC_SCRIPT, FLOW_RECIPE = synth.ABC_SCRIPT, synth.recipe
-CORNER = "tt_025C_1v80"
+CORNER = CORNERS[0]  # tt
 REPORT = ROOT / "reports" / f"{NAME}.md"
 
 

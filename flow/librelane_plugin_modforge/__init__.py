@@ -26,13 +26,13 @@ from librelane.steps import MetricsUpdate, Step, ViewsUpdate
 FLOW_DIR = Path(__file__).resolve().parents[1]
 if str(FLOW_DIR) not in sys.path:
     sys.path.insert(0, str(FLOW_DIR))
-from pdk import CORNERS, Pdk  # noqa: E402
+from pdk import CORNERS, DONT_USE, DONT_USE_DEFAULT, SCL, Pdk  # noqa: E402
 from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
 
 
 @Step.factory.register()
 class Synthesis(Step):
-    """Delay-oriented synthesis to sky130_fd_sc_hd with pyosys (flow/synth.py)."""
+    """Delay-oriented synthesis to the standard cells (pdk_config/pdk.json) with pyosys (flow/synth.py)."""
 
     id = "Modforge.Synthesis"
     name = "Synthesis (pyosys, delay-oriented)"
@@ -48,9 +48,10 @@ class Synthesis(Step):
                  default=False),
         Variable("MODFORGE_ABC_SCRIPT_TARGET", bool, "Write the target into the ABC script (Yosys does not substitute "
                  "{D} in script files).", default=False),
-        Variable("MODFORGE_DONT_USE", str, "openlane: no_synth.cells + drc_exclude.cells; drc: drc_exclude.cells only.",
-                 default="openlane"),
-        Variable("MODFORGE_ADDER_CELLS", str, "'' or the drive strength ('1', '2') of the sky130 fa/ha cells "
+        Variable("MODFORGE_DONT_USE", str, "The don't-use recipe (pdk_config/pdk.json): " +
+                 "; ".join(f"{r}: {' + '.join(files)}" for r, files in DONT_USE.items()) + ".",
+                 default=DONT_USE_DEFAULT),
+        Variable("MODFORGE_ADDER_CELLS", str, f"'' or the drive strength ('1', '2') of the {SCL} fa/ha cells "
                  "that full and half adders are mapped to, out of ABC's reach.", default=""),
         Variable("MODFORGE_ABC_SIZING", bool, "ABC's `buffer -N 16; upsize; dnsize` after mapping.", default=True),
         Variable("MODFORGE_MACRO_LIBS", Optional[List[LLPath]],
@@ -91,7 +92,7 @@ class STA(Step):
     outputs = []
     config_vars = [
         Variable("MODFORGE_STA_CORNERS", Optional[List[str]],
-                 f"Liberty corners of sky130_fd_sc_hd to time; default {', '.join(CORNERS)}."),
+                 f"Liberty corners of {SCL} to time; default {', '.join(CORNERS)}."),
         Variable("MODFORGE_MACRO_LIBS", Optional[List[LLPath]],
                  "Liberty views of the hard macros the design instantiates (the SRAM tiles' OpenRAM macros): "
                  "black boxes in synthesis, timed by STA (their tt view at every corner: they have no other)."),

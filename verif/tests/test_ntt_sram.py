@@ -8,7 +8,8 @@ which the tile must never do, so each run's log is searched for it.
 The fast set: N = 16, 32 and 64 (stages overlapped with a gap), the paper's three arrangements and
 a reduction arrangement at k = 64 (two macro columns), ROM and RAM twiddles, P = 1 and 2.
 MODFORGE_NTT_LONG=1 adds an N = 1024 tile (twiddle banks of four macro rows) and polymul_4096_113.
-Also: the manifest's macro grid and area against the macros' Liberty `area`.
+Also: the manifest's macro grid and area against the macros' Liberty `area`, and the macro catalogue
+(pdk_config/sram_macros.json) against the Liberty files.
 """
 import json
 import math
@@ -16,18 +17,15 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from runner import BUILD, ROOT, run_bench
 
 sys.path.insert(0, str(ROOT / "flow"))
-from pdk import DEFAULT_PDK_ROOT  # noqa: E402
+from pdk import SRAM_CATALOGUE, SRAM_MACROS, FlowError, find_pdk, sram_views  # noqa: E402
 
 OUT = BUILD / "ntt_sram_tests"
-PDK_ROOT = Path(os.environ.get("PDK_ROOT") or DEFAULT_PDK_ROOT)
-MACROS = PDK_ROOT / "sky130A" / "libs.ref" / "sky130_sram_macros"
 
 FAST = [
     "ntt_16_32_p1_barrett_sram",
@@ -58,10 +56,10 @@ def manifest(design):
 
 
 def macro_model(name):
-    v = MACROS / name / f"{name}.v"
-    if not v.exists():
-        pytest.fail(f"{v} is missing: set PDK_ROOT to the PDK holding sky130A/libs.ref/sky130_sram_macros")
-    return v
+    try:
+        return sram_views(find_pdk(), name).verilog
+    except FlowError as e:
+        pytest.fail(str(e))
 
 
 @pytest.mark.parametrize("design", CASES)
@@ -81,8 +79,22 @@ def test_ntt_sram_tile(generated, design):
 
 
 def liberty_area(name):
-    lib = (MACROS / name / f"{name}_TT_1p8V_25C.lib").read_text()
+    lib = sram_views(find_pdk(), name).lib_tt.read_text()
     return float(re.search(r"\barea\s*:\s*([0-9.]+)\s*;", lib).group(1))
+
+
+@pytest.mark.parametrize("name", sorted(SRAM_MACROS))
+def test_macro_catalogue(name):
+    """pdk_config/sram_macros.json (which the generators choose macros from and price them by)
+    against each macro's tt Liberty: area, word width, depth."""
+    entry, cat = SRAM_MACROS[name], SRAM_CATALOGUE
+    lib = sram_views(find_pdk(), name).lib_tt.read_text()
+    assert re.search(r"\bcell\s*\(\s*(\w+)\s*\)", lib).group(1) == name
+    area = liberty_area(name)
+    assert entry["area_um2"] == area, f"{name}: catalogue area_um2 {entry['area_um2']}, Liberty {area}"
+    widths = {t: int(w) for t, w in re.findall(r"type\s*\((\w+)\)\s*\{[^}]*?bit_width\s*:\s*(\d+)", lib)}
+    assert widths["data"] == cat["word_bits"], f"{name}: {widths['data']}-bit words"
+    assert 1 << widths["addr"] == entry["depth"], f"{name}: {widths['addr']} address bits, catalogue depth {entry['depth']}"
 
 
 @pytest.mark.parametrize("design", FAST[:2] + ["ntt_16_64_p2_k2red_ram_sram"])

@@ -4,8 +4,9 @@ package modforge.mem
   * /work/shared/pdk/README.md): dual access, port 0 read/write with a byte mask, port 1 read-only,
   * one clock per port, 32-bit words.
   *
-  * `areaUm2` is the Liberty `area` attribute of `<name>_TT_1p8V_25C.lib` (verif/tests/test_ntt_sram.py
-  * parses the Liberty files and checks these numbers against it).
+  * The catalogue is pdk_config/sram_macros.json (pdk_config/README.md), which the flow reads too.
+  * `areaUm2` is its `area_um2`: the Liberty `area` attribute of `<name>_TT_1p8V_25C.lib`
+  * (verif/tests/test_ntt_sram.py parses the Liberty files and checks the catalogue against them).
   */
 case class SkyMacro(name: String, depth: Int, areaUm2: Double) {
   val width: Int = SkyMacro.wordBits
@@ -15,11 +16,30 @@ case class SkyMacro(name: String, depth: Int, areaUm2: Double) {
 }
 
 object SkyMacro {
-  val wordBits = 32
-  val sram256 = SkyMacro("sky130_sram_1kbyte_1rw1r_32x256_8", 256, 190712.55)
-  val sram512 = SkyMacro("sky130_sram_2kbyte_1rw1r_32x512_8", 512, 284538.474)
-  /** The 32-bit macros a bank is built from (the 8x1024 one is left out: a 32-bit slice of it costs four). */
-  val all: Seq[SkyMacro] = Seq(sram256, sram512)
+  /** pdk_config/sram_macros.json, read from the classpath: build.sc's `hw.resources` puts the
+    * repository's pdk_config/ there, so any working directory (Mill, ScalaTest, scripts/scala_tests.py) finds it. */
+  private val catalogue: ujson.Value = {
+    val path = "/pdk_config/sram_macros.json"
+    val in = getClass.getResourceAsStream(path)
+    require(in != null, s"$path is not on the classpath (build.sc's hw.resources adds the repository's pdk_config/)")
+    try ujson.read(in.readAllBytes()) finally in.close()
+  }
+  /** Word width of every macro of the catalogue (`word_bits`). */
+  val wordBits: Int = catalogue("word_bits").num.toInt
+  /** The 32-bit macros a bank is built from, in the catalogue's order (the 8x1024 one is left out
+    * of it: a 32-bit slice of it costs four). */
+  val all: Seq[SkyMacro] = catalogue("macros").arr.toSeq.map { m =>
+    val sky = SkyMacro(m("name").str, m("depth").num.toInt, m("area_um2").num)
+    require(sky.depth > 0 && Integer.bitCount(sky.depth) == 1, s"pdk_config/sram_macros.json: ${sky.name}: depth ${sky.depth} is not a power of two")
+    sky
+  }
+  require(all.nonEmpty, "pdk_config/sram_macros.json lists no macro")
+
+  /** The catalogue's macro of a depth. */
+  def ofDepth(depth: Int): SkyMacro =
+    all.find(_.depth == depth).getOrElse(throw new NoSuchElementException(s"pdk_config/sram_macros.json has no $depth-deep macro"))
+  def sram256: SkyMacro = ofDepth(256)
+  def sram512: SkyMacro = ofDepth(512)
 
   /** The macro that makes a `depth`-deep column smallest: ceil(depth / macro depth) copies of it.
     * A 512-deep macro has 1.49 times the area of a 256-deep one, so the 256-deep macro wins only
