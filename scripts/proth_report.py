@@ -22,10 +22,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "verif"))
-from modmul import proth  # noqa: E402
-from modmul.paper_tables import paper_path  # noqa: E402
-from modmul.proth_cli import table_rows, timed_count  # noqa: E402
-from modmul.proth_native import compiler_version  # noqa: E402
+from primetools import proth  # noqa: E402
+from primetools.paper_tables import paper_path  # noqa: E402
+from primetools.proth_cli import table_rows, timed_count  # noqa: E402
+from primetools.proth_native import compiler_version  # noqa: E402
 
 LIST_CLASSES = [(64, 17), (64, 32), (32, 15), (32, 16)]
 

@@ -19,7 +19,7 @@
  * Output: the count on stdout (one decimal number); progress lines on stderr.
  * Exit status: 0 on success, 2 on bad arguments.
  *
- * Built by the Python wrapper modmul.proth (gcc -O2 into build/proth_count).
+ * Built by the Python wrapper primetools.proth (gcc -O2 into build/proth_count).
  */
 #include <inttypes.h>
 #include <stdint.h>

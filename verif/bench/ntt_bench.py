@@ -1,7 +1,7 @@
 """cocotb bench for the NTT tiles (``ntt_<N>_<k>_p<P>_<arrangement>[_ram][_sram]``).
 
 The tile is described by its manifest (``MODFORGE_MANIFEST``: N, k, P, q, psi, latency, the
-cycle counts it promises, command codes). Every result is checked against :mod:`modmul.ntt`,
+cycle counts it promises, command codes). Every result is checked against :mod:`ntt.ntt`,
 a direct O(N^2) evaluation of the negacyclic transform at odd powers of psi and a schoolbook
 negacyclic product: no butterflies, no twiddle tables. Cycle counts are checked against the
 formula below, written here from the README, and against the manifest.
@@ -18,9 +18,9 @@ from cocotb.triggers import FallingEdge
 
 from common import start_bench
 
-from modmul import ntt as model
-from modmul.ntt_host import class_prime, modulus_ports, twiddle_writes
-from modmul.primes import ntt_prime
+from ntt import ntt as model
+from ntt.ntt_host import class_prime, modulus_ports, twiddle_writes
+from primetools.primes import ntt_prime
 
 LOAD, UNLOAD, NTT, INTT, PWMUL = 0, 1, 2, 3, 4
 NAMES = {LOAD: "LOAD", UNLOAD: "UNLOAD", NTT: "NTT", INTT: "INTT", PWMUL: "PWMUL"}
@@ -93,7 +93,7 @@ class NttBench:
         if self.m["twiddles"] == "ram":
             await self.load_twiddles(self.q, self.psi)
 
-    # ---- RAM tile: modulus ports and twiddle writes (modmul.ntt_host) ----
+    # ---- RAM tile: modulus ports and twiddle writes (ntt.ntt_host) ----
     def drive_modulus(self, q):
         for name, value in modulus_ports(self.k, q, self.arrangement).items():
             getattr(self.dut, name).value = value

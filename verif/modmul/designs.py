@@ -5,7 +5,7 @@ tests/test_registry.py checks that the two agree, through the index the generato
 from dataclasses import dataclass
 import re
 
-from .reduction.names import GRAMMAR
+from reduction.names import GRAMMAR, parse_reduction
 
 FAMILIES = ("barrett", "shoup", "gshoup")
 MIN_K, MAX_K = 16, 512
@@ -47,9 +47,8 @@ def base_name(name: str) -> str:
 
 def parse_design(name: str):
     """Parse a design name: a :class:`Design` (the paper's three families) or a
-    :class:`~modmul.reduction.ReductionDesign`; raises ValueError naming the valid choices.
+    :class:`~reduction.ReductionDesign`; raises ValueError naming the valid choices.
     A variant (`<base>__...`, `<family>_<k>_fast`) parses as its base: it has the base's interface."""
-    from .reduction.names import parse_reduction
     name = base_name(name)
     red = parse_reduction(name, MIN_K, MAX_K)
     if red is not None:

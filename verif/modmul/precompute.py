@@ -6,21 +6,19 @@ except ``clk``, ``reset`` and ``in_valid``. Drive those values and the design re
 default) computes r in hardware from g; ``"shoup"`` passes the precomputed Shoup r (as for
 NTT twiddle factors) on ``in_r``.
 
-Preconditions (README, "Preconditions"), each rejected with :class:`PreconditionError`:
+Preconditions (README, "Preconditions"), each rejected with :class:`PreconditionError` (defined in
+reduction.precompute, which the reduction family's checks share; re-exported here):
   * 0 <= a, b < m;
   * barrett_k: 3 <= m < 2^k, m not a power of two;
   * shoup_k:   2 <= m, 2m < 2^k;
   * gshoup_k:  3 <= m, 2m < 2^k, m not a power of two.
 """
+from reduction.names import ReductionDesign
+from reduction.precompute import PreconditionError, reduction_ports
+
 from .designs import parse_design
-from .reduction.names import ReductionDesign
-from .reduction.precompute import reduction_ports
 
 MODES = ("full", "shoup")
-
-
-class PreconditionError(ValueError):
-    """An operand or modulus breaks the algorithm's preconditions."""
 
 
 def _is_pow2(m: int) -> bool:

@@ -12,17 +12,18 @@ Modulus classes (each within the design's supported range, see precompute.py):
 """
 import random
 
+from primetools.primes import ntt_prime, prev_prime
+
 from .designs import parse_design
 from .models import model
 from .precompute import precompute
-from .primes import ntt_prime, prev_prime
 
 CLASSES = ("prime_top", "prime_far", "ntt_prime", "small", "composite_odd", "range_max",
            "just_above_pow2", "pow2")
 
 
 def _reduction(design: str):
-    from .reduction.names import ReductionDesign
+    from reduction.names import ReductionDesign
     d = parse_design(design)
     return d if isinstance(d, ReductionDesign) else None
 
@@ -35,7 +36,7 @@ def modulus_top(design: str) -> int:
 
 def classes_for(design: str):
     if _reduction(design):
-        from .reduction.vectors import CLASSES as RED_CLASSES
+        from reduction.vectors import CLASSES as RED_CLASSES
         return list(RED_CLASSES)
     return [c for c in CLASSES if c != "pow2" or parse_design(design).family == "shoup"]
 
@@ -43,7 +44,7 @@ def classes_for(design: str):
 def modulus(design: str, cls: str, rng: random.Random) -> int:
     red = _reduction(design)
     if red:
-        from .reduction.vectors import modulus as red_modulus
+        from reduction.vectors import modulus as red_modulus
         return red_modulus(red, cls, rng)
     top = modulus_top(design)
     tb = top.bit_length() - 1  # m has at most tb bits
@@ -109,7 +110,7 @@ def last_correction_case(design: str, rng: random.Random, exact: bool = False, m
     (t = 2M', then M'), which tells a `>=` from a `>` in every correction step."""
     red = _reduction(design)
     if red:  # the reduction family's own sampler; None where the last correction never fires
-        from .reduction.vectors import correction_case
+        from reduction.vectors import correction_case
         return correction_case(red, rng, exact)
     d = parse_design(design)
     top = modulus_top(design)

@@ -88,9 +88,9 @@ def test_no_widelut_reaches_synth_ecp5(tmp_path, monkeypatch, widelut):
 
 
 def test_intfft_reports_ecp5_settings_are_per_design(monkeypatch):
-    """flow/intfft_reports.py runs each folded design with its own timing mode and seed, and counts an
+    """flow/reports/intfft_table.py runs each folded design with its own timing mode and seed, and counts an
     ECP5 result as up to date only if it was made with that design's placer, router, timing mode and seeds."""
-    import intfft_reports as r  # noqa: E402 (flow/ is on sys.path above)
+    from reports import intfft_table as r  # noqa: E402 (flow/ is on sys.path above)
     f32, f64 = "intfft_fermat32_folded_p4", "intfft_fermat64_folded_p4"
     # The registry's settings: none timing-driven; fermat64 on seed 2, the others on seed 1.
     assert all("--no-timing-driven" in r.ecp5_args(d) for d in r.ECP5)

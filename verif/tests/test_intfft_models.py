@@ -629,7 +629,7 @@ def test_table6_recomputed():
 
 def _baseline():
     sys.path.insert(0, str(ROOT / "flow"))
-    import intfft_baseline
+    from reports import intfft_baseline
     return intfft_baseline
 
 

@@ -1,4 +1,4 @@
-"""The negacyclic NTT golden model (modmul.ntt) against SEAL's published values, a schoolbook
+"""The negacyclic NTT golden model (ntt.ntt) against SEAL's published values, a schoolbook
 negacyclic product and sympy's cyclic NTT: three oracles that share none of its code."""
 import random
 
@@ -6,9 +6,9 @@ import pytest
 from sympy import primitive_root
 from sympy.discrete.transforms import ntt as sympy_ntt
 
-from modmul.ntt import (NttParameterError, bitrev, find_psi, intt, negacyclic_schoolbook, ntt, polymul,
+from ntt.ntt import (NttParameterError, bitrev, find_psi, intt, negacyclic_schoolbook, ntt, polymul,
                         root_powers_bitrev)
-from modmul.primes import ntt_prime
+from primetools.primes import ntt_prime
 
 SEAL_Q = 0xffffffffffc0001  # 1152921504606584833
 

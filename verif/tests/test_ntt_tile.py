@@ -14,8 +14,8 @@ import subprocess
 
 import pytest
 
-from modmul.ntt_host import class_prime, rom_sha256
-from modmul.primes import ntt_prime
+from ntt.ntt_host import class_prime, rom_sha256
+from primetools.primes import ntt_prime
 from runner import BUILD, ROOT, run_bench
 
 OUT = BUILD / "ntt_tests"

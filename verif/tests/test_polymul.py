@@ -1,6 +1,6 @@
 """The polymul_<n>_<logq> designs (README, "Polynomial multiplication at FHE sizes"): the registry
 against the SSA paper's Table I as parsed from its text, q and psi against an independent search
-(verif/modmul/millar_tables.py: its own prime search and root finder, not the generator's), the
+(verif/ntt/millar_tables.py: its own prime search and root finder, not the generator's), the
 refusals, and the cycle promise against the ideal. `make test` generates polymul_1024_19 and writes
 the index build/designs.json; the cocotb runs of polymul tiles are in test_ntt_sram.py (make test-long).
 """
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
 sys.path.insert(0, str(ROOT / "verif"))
 sys.path.insert(0, str(ROOT / "verif" / "bench"))
-from modmul import millar_tables as mt  # noqa: E402
+from ntt import millar_tables as mt  # noqa: E402
 from sympy import isprime as is_prime  # an independent primality test  # noqa: E402
 
 

@@ -1,6 +1,6 @@
-"""The Proth-l prime toolkit (modmul.proth) against the paper's counts, the notes' lists and brute force.
+"""The Proth-l prime toolkit (primetools.proth) against the paper's counts, the notes' lists and brute force.
 
-The counts compared against are parsed from the paper's text (modmul.paper_tables), never typed
+The counts compared against are parsed from the paper's text (primetools.paper_tables), never typed
 here. The Proth-2l lists with (l1, l2) come from ../shared/papers/NOTES-supporting-papers.md,
 Section 3.7 ("KATs from the paper"), and are typed in as known answers.
 """
@@ -9,9 +9,9 @@ from itertools import product
 
 import pytest
 
-from modmul import proth
-from modmul.paper_tables import PaperTableError, paper_table2, paper_table3_counts
-from modmul.proth_cli import main as cli
+from primetools import proth
+from primetools.paper_tables import PaperTableError, paper_table2, paper_table3_counts
+from primetools.proth_cli import main as cli
 
 # NOTES-supporting-papers.md, 3.7: the full Proth-2l lists, (q, l1, l2).
 NOTES_2L = {
@@ -33,7 +33,7 @@ SMALL_COUNT = proth.PYTHON_COUNT_LIMIT  # Table 3 counts with at most this many 
 
 
 def is_prime_td(n: int) -> bool:
-    """Trial division: independent of modmul.primes, for brute force on small numbers."""
+    """Trial division: independent of primetools.primes, for brute force on small numbers."""
     if n < 2:
         return False
     f = 2

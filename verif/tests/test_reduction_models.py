@@ -1,13 +1,13 @@
 """The reduction family (Tosun et al.) against plain a*b % m, the only oracle.
 
-The models (modmul.reduction.models) describe the RTL bit for bit; precompute gives every input
+The models (reduction.models) describe the RTL bit for bit; precompute gives every input
 port. Nothing here compares one model with another. What each part checks:
 
 * exhaustive at small k: every design shape (every w, h, WLM-Mixed schedule, Proth kind), every
   modulus of its class and every operand pair, at k = 6 and 7 and a subset at k = 8 (all of k = 8
   with MODFORGE_LONG=1). The results are checked, and so is every intermediate against its RTL
   width. Also checked: precompute accepts exactly the class, at k = 6..8;
-* hypothesis at the design widths 16..512, over every class of modmul.reduction.vectors, with
+* hypothesis at the design widths 16..512, over every class of reduction.vectors, with
   the edge operands 0, 1 and m-1, through the public precompute(name, ...);
 * the printed paper's errors, each kept red by a counterexample next to the fixed version;
 * Plantard's omitted modulus bound (the smallest failing moduli) and the unreachable line 3;
@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, reject, settings, strategies as st
 
 from modmul import PreconditionError, precompute
 from modmul.designs import parse_design
-from modmul.reduction import ReductionDesign, check_modulus, model, reduction_ports
-from modmul.reduction import models as rmodels
-from modmul.proth import proth_l_decompose
-from modmul.reduction.names import DEFAULT_TILE, GRAMMAR
-from modmul.reduction.vectors import CLASSES, modulus
+from primetools.proth import proth_l_decompose
+from reduction import ReductionDesign, check_modulus, model, reduction_ports
+from reduction import models as rmodels
+from reduction.names import DEFAULT_TILE, GRAMMAR
+from reduction.vectors import CLASSES, modulus
 
 LONG = os.environ.get("MODFORGE_LONG") == "1"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -293,7 +293,7 @@ def wlmm_schedule(k, h, tile):
 
 def test_wlmm_schedule_is_the_papers():
     """The paper's two worked examples of Alg. 8 (Sec. 4; its labels swapped, NOTES 3.6.3)."""
-    from modmul.reduction.widths import wlm_schedule
+    from reduction.widths import wlm_schedule
     assert wlmm_schedule(64, 17, (26, 17)) == wlm_schedule("wlmm", 64, h=17, tile=(26, 17)) == [(38, 9), (26, 21)]
     assert wlmm_schedule(32, 15, (26, 17)) == wlm_schedule("wlmm", 32, h=15, tile=(26, 17)) == [(15, 2), (17, 0)]
 
@@ -482,13 +482,13 @@ def test_prescaling_is_needed(name):
 
 # ---------------------------------------------------------------- 4. preconditions and names
 # The prime toolkit's command line (README, "Prime toolkit"), from the root or from verif/.
-TOOLKIT_CMD = r"(?:scripts/primes\.py|python -m modmul\.proth)"
+TOOLKIT_CMD = r"(?:scripts/primes\.py|python -m primetools)"
 TOOLKIT = re.compile(TOOLKIT_CMD + r" (.+)$")
 
 
 def _toolkit_prime(message, capsys):
     """Run the toolkit command a precondition message gives; return the first prime it prints."""
-    from modmul.proth_cli import main
+    from primetools.proth_cli import main
     argv = shlex.split(TOOLKIT.search(message).group(1))
     capsys.readouterr()
     assert main(argv) == 0, message

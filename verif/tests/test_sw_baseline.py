@@ -1,7 +1,7 @@
 """The software baseline of the SSA polynomial multiplier (issue 10): the paper's tables as parsed
-(modmul.millar_tables), the moduli chosen for its sets, the NTL and FLINT programs
+(ntt.millar_tables), the moduli chosen for its sets, the NTL and FLINT programs
 (tools/polymul_ntl.cpp, tools/polymul_flint.c) against a schoolbook negacyclic product, and the
-driver flow/sw_baseline.py (set names, agreement check, atomic result file).
+driver flow/reports/sw_baseline.py (set names, agreement check, atomic result file).
 
 The paper's numbers are parsed from its text, never typed here. The only typed numbers are the
 ZCU102 part's totals from the Xilinx datasheet DS891 (an independent source for Table III) and
@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 import sympy
 
-from modmul import millar_tables as mt
+from ntt import millar_tables as mt
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "flow"))
-import sw_baseline as sb  # noqa: E402
+from reports import sw_baseline as sb  # noqa: E402
 
 # Xilinx DS891 (Zynq UltraScale+ MPSoC overview), XCZU9EG: 912 BRAM36 = 1,824 BRAM18, 2,520 DSP
 # slices, 548,160 CLB flip-flops, 274,080 CLB LUTs.

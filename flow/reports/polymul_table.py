@@ -3,9 +3,9 @@
 SRAM-backed NTT tile against the SSA polynomial-multiplier paper (Millar et al., Tables I, II, IV) and
 against NTL and FLINT on this machine (README, "Polynomial multiplication at FHE sizes").
 
-    flow/polymul_reports.py [--collect-only] [--rerun]
+    flow/reports/polymul_table.py [--collect-only] [--rerun]
 
-For every Table I set (parsed from the paper's text, verif/modmul/millar_tables.py):
+For every Table I set (parsed from the paper's text, verif/ntt/millar_tables.py):
   * our cycles per polynomial product (NTT(a), NTT(b), PWMUL, INTT; plus 2 LOAD and 1 UNLOAD
     streams) at P = 1 and P = 2, from the tile's cycle formula (verif/bench/ntt_bench.py
     expected_cycles, which the cocotb benches check against the simulation; where a design is
@@ -18,26 +18,21 @@ critical path) and the speedups over the software baseline of build/sw_baseline/
 (`make sw-baseline`). Anything not measured is reported as absent, with the command that measures it.
 """
 import argparse
-import csv
-import datetime
 import json
 import subprocess
 import sys
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
+FLOW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(FLOW))
-from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
+from harden import BUILD  # noqa: E402
 from pdk import ROOT  # noqa: E402
-from reports import REPORTS, result  # noqa: E402
-
-
-def fmt(x, spec="", suffix=""):
-    return "n/a" if x is None else format(x, spec) + suffix
+from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,  # noqa: E402
+                            md_head, pyplot, same_rtl, save_figure, stamp, up_to_date, write_md, write_text)
 
 sys.path.insert(0, str(ROOT / "verif"))
 sys.path.insert(0, str(ROOT / "verif" / "bench"))
-from modmul import millar_tables as mt  # noqa: E402
+from ntt import millar_tables as mt  # noqa: E402
 
 ASIC_SETS = [(1024, 19), (2048, 33), (4096, 62), (8192, 123)]
 AREA_BUDGET_UM2 = 25e6  # "a small die": standard cells plus macros
@@ -48,11 +43,6 @@ NAME = "polymul_table"
 
 def design(n, logq, p=2):
     return mt.set_name(n, logq) + ("" if p == 2 else f"_p{p}")
-
-
-def manifest(d):
-    f = BUILD / d / "rtl" / f"{d}.json"
-    return json.loads(f.read_text()) if f.exists() else None
 
 
 def formula_cycles(n, p):
@@ -76,27 +66,26 @@ def generate(designs):
     todo = [d for d in designs if not manifest(d)]
     if todo:
         print(f"polymul-reports: generating {len(todo)} designs", flush=True)
-        subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *todo],
-                       cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        generate_rtl(todo)
 
 
 def harden(d, rerun=False):
-    m = result(d)
-    if m and not rerun and m.get("rtl_sha256") == rtl_sha256(d) and m.get("flow_sha256") == flow_sha256():
+    m = harden_result(d)
+    if m and not rerun and up_to_date(m, d):
         print(f"polymul-reports: {d}: up to date ({m['date']})", flush=True)
         return m
     print(f"polymul-reports: {d}: hardening ...", flush=True)
     p = subprocess.run([sys.executable, str(FLOW / "harden.py"), d])
-    return result(d) if p.returncode == 0 else None
+    return harden_result(d) if p.returncode == 0 else None
 
 
 def total_area(m):
     return m["design__instance__area"] + m.get("macro_area_um2", 0.0)
 
 
-def up_to_date(d):
-    m = result(d)
-    return m if m and m.get("rtl_sha256") == rtl_sha256(d) and m.get("flow_sha256") == flow_sha256() else None
+def current_result(d):
+    m = harden_result(d)
+    return m if m and up_to_date(m, d) else None
 
 
 def largest_p(n, logq, collect_only, rerun):
@@ -110,7 +99,7 @@ def largest_p(n, logq, collect_only, rerun):
         mf = manifest(d)
         if not mf or mf["sram"]["macro_area_um2"] > AREA_BUDGET_UM2:
             continue
-        m = (up_to_date(d) or result(d)) if collect_only else harden(d, rerun)
+        m = (current_result(d) or harden_result(d)) if collect_only else harden(d, rerun)
         tried.append(d)
         if m and total_area(m) <= AREA_BUDGET_UM2:
             return d, tried
@@ -120,7 +109,7 @@ def largest_p(n, logq, collect_only, rerun):
 
 
 def sw_results():
-    """build/sw_baseline/results.json (flow/sw_baseline.py) with its sets keyed by (n, log q)."""
+    """build/sw_baseline/results.json (flow/reports/sw_baseline.py) with its sets keyed by (n, log q)."""
     if not SW_RESULTS.exists():
         return None
     j = json.loads(SW_RESULTS.read_text())
@@ -129,7 +118,7 @@ def sw_results():
 
 
 def asic_row(d, sw, n, logq):
-    mf, m = manifest(d), result(d)
+    mf, m = manifest(d), harden_result(d)
     if not mf or not m:
         return None
     prod, streams = manifest_cycles(mf)
@@ -140,7 +129,7 @@ def asic_row(d, sw, n, logq):
          "critical_path_ss_ns": m["critical_path_ns__corner"].get("ss_100C_1v60"),
          "cycles": prod, "cycles_with_streams": prod + streams, "us_per_product": us,
          "us_compute_only": prod * cp / 1000, "date": m["date"],
-         "stale": m.get("rtl_sha256") != rtl_sha256(d) or m.get("flow_sha256") != flow_sha256()}
+         "stale": not up_to_date(m, d)}
     s = (sw or {}).get("by_set", {}).get((n, logq))
     if s:
         r["ntl_us"] = s["ntl_median_s"] * 1e6
@@ -148,11 +137,6 @@ def asic_row(d, sw, n, logq):
         r["speedup_ntl"] = r["ntl_us"] / us
         r["speedup_flint"] = r["flint_us"] / us
     return r
-
-
-def fpga_result(d, target):
-    f = BUILD / d / "fpga" / target / "metrics.json"
-    return json.loads(f.read_text()) if f.exists() else None
 
 
 def main():
@@ -253,7 +237,7 @@ def run_fpga(d):
     """fpga.py on the design for xcup and ecp5, unless a result of the current RTL exists."""
     for target in ("xcup", "ecp5"):
         m = fpga_result(d, target)
-        if m and m.get("rtl_sha256") == rtl_sha256(d):
+        if m and same_rtl(m, d):
             print(f"polymul-reports: {d} {target}: up to date ({m['date']})", flush=True)
             continue
         print(f"polymul-reports: {d} {target} ...", flush=True)
@@ -261,25 +245,14 @@ def run_fpga(d):
 
 
 def write(rows, asic, search, sw, device, fpga=()):
-    REPORTS.mkdir(exist_ok=True)
     keys = list(dict.fromkeys(k for r in rows for k in r))
-    with open(REPORTS / f"{NAME}.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys + ["asic"])
-        w.writeheader()
-        for r in rows:
-            w.writerow({**r, "asic": ""})
-        akeys = list(dict.fromkeys(k for r in asic for k in r))
-        if asic:
-            f.write("\n")
-            w2 = csv.DictWriter(f, fieldnames=akeys)
-            w2.writeheader()
-            w2.writerows(asic)
+    write_text(f"{NAME}.csv", csv_text([{**r, "asic": ""} for r in rows], keys + ["asic"])
+               + ("\n" + csv_text(asic) if asic else ""), newline="")
 
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     L = [f"# Polynomial multiplication at FHE sizes: the SRAM-backed NTT tile against the SSA paper and NTL", "",
-         "Generated by `make reports` (flow/polymul_reports.py); do not edit. The paper: Millar et al., SSA "
+         f"{generated_by(__file__)}; do not edit. The paper: Millar et al., SSA "
          "polynomial multiplier in HLS (`../shared/papers/ssa-hls-polymul-millar.txt`); its Tables I, II, III and IV are "
-         "parsed from the text (verif/modmul/millar_tables.py). Our design for a set is `polymul_<n>_<logq>`: the NTT "
+         "parsed from the text (verif/ntt/millar_tables.py). Our design for a set is `polymul_<n>_<logq>`: the NTT "
          "tile with coefficients and twiddles in OpenRAM SKY130 SRAM macros, RAM twiddles, BarrettOpt units of k = log q "
          "bits, P = 2 butterfly units (`_p<P>` for others); q is the largest prime q = 1 (mod 2n) below 2^logq. A product "
          "is NTT(a), NTT(b), PWMUL, INTT; the streams (LOAD a, LOAD b, UNLOAD c: 3N + 5 cycles) are counted in the times "
@@ -289,8 +262,8 @@ def write(rows, asic, search, sw, device, fpga=()):
           "Ours from the tile's cycle formula (checked in simulation by `make test`'s SRAM tiles, and against each "
           "generated design's manifest); the ideal is (3 (N/2) log2 N + N) / P. The paper's latency is its HLS "
           "estimate (Table II) and its place-and-route run (Table IV, 256-bit-security sets).", "",
-          "| n | log q | design | ours P = 1 | ours P = 2 | P = 2 / ideal | + streams (P = 2) | paper HLS latency (Table II) | paper P&R latency (Table IV) | paper fmax (MHz) | paper P&R (us) |",
-          "|---|---|---|---|---|---|---|---|---|---|---|"]
+          *md_head("n", "log q", "design", "ours P = 1", "ours P = 2", "P = 2 / ideal", "+ streams (P = 2)",
+                   "paper HLS latency (Table II)", "paper P&R latency (Table IV)", "paper fmax (MHz)", "paper P&R (us)")]
     for r in rows:
         name = f"`{r['design']}`" if r["built"] else "not built: log q > 512 (the generators' largest k)"
         L.append(f"| {r['n']} | {r['logq']} | {name} | {r['cycles_p1']:,} | {r['cycles_p2']:,} | {r['over_ideal_p2']:.3f}x | "
@@ -306,8 +279,8 @@ def write(rows, asic, search, sw, device, fpga=()):
           "so the ss and ff corners time them with it too (the standard cells take their own corner). Time per product "
           "at the STA clock (period = tt critical path), streams included. "
           f"Budget for the largest P: {AREA_BUDGET_UM2 / 1e6:.0f} mm2 of standard cells plus macros.", "",
-          "| design | P | standard cells (mm2) | macros | macro area (mm2) | total (mm2) | critical path tt (ns) | cycles + streams | us per product | NTL (us) | FLINT (us) | speedup over NTL | over FLINT |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          *md_head("design", "P", "standard cells (mm2)", "macros", "macro area (mm2)", "total (mm2)", "critical path tt (ns)",
+                   "cycles + streams", "us per product", "NTL (us)", "FLINT (us)", "speedup over NTL", "over FLINT")]
     for r in asic:
         stale = " (a)" if r["stale"] else ""
         L.append(f"| `{r['design']}`{stale} | {r['p']} | {r['stdcell_um2'] / 1e6:.3f} | {fmt(r['macros'])} | "
@@ -367,8 +340,7 @@ def write(rows, asic, search, sw, device, fpga=()):
           f"timing for Xilinx parts), beside the paper's Table IV percentages as counts of its part ({device.part}: "
           f"{device.bram18:,} BRAM18, {device.dsp:,} DSP, {device.ff:,} FF, {device.lut:,} LUT; a printed whole percentage "
           "allows about +-0.5% of the total). The paper's design is HLS with two butterflies per cycle; ours is P = 2.", "",
-          "| n | log q | BRAM18 paper | ours | DSP paper | ours | FF paper | ours | LUT paper | ours |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+          *md_head("n", "log q", "BRAM18 paper", "ours", "DSP paper", "ours", "FF paper", "ours", "LUT paper", "ours")]
     by_set = {(r["n"], r["logq"]): r for r in fpga}
     for r in rows:
         if "paper_bram18" not in r:
@@ -379,8 +351,7 @@ def write(rows, asic, search, sw, device, fpga=()):
                  f"{fmt(o.get('xcup_lut'), ',')} |")
     L += ["", "ECP5 (LFE5U-85F, CABGA381): nextpnr place and route out of context, median Fmax of 3 seeds; time per "
           "product (streams included) and speedups at that Fmax.", "",
-          "| design | LUT4 | FF | DP16KD | MULT18X18D | Fmax (MHz) | us per product | over NTL | over FLINT |",
-          "|---|---|---|---|---|---|---|---|---|"]
+          *md_head("design", "LUT4", "FF", "DP16KD", "MULT18X18D", "Fmax (MHz)", "us per product", "over NTL", "over FLINT")]
     for r in fpga:
         if r.get("ecp5_fits") is False:
             L.append(f"| `{r['design']}` | does not fit: {r['ecp5_overflow']} |  |  |  |  |  |  |  |")
@@ -392,16 +363,14 @@ def write(rows, asic, search, sw, device, fpga=()):
         L.append("| absent: `make reports` runs flow/fpga.py on these designs |  |  |  |  |  |  |  |  |")
     L += [""]
 
-    L += [f"Date: {now}. Flow hash {flow_sha256()[:12]}."]
-    (REPORTS / f"{NAME}.md").write_text("\n".join(L) + "\n")
+    L += [stamp()]
+    write_md(f"{NAME}.md", L)
     plot(rows, asic)
     print(f"polymul-reports: wrote reports/{NAME}.md, .csv, .png")
 
 
 def plot(rows, asic):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 4.5))
     lab = [f"{r['n']}/{r['logq']}" for r in rows]
     x = range(len(rows))
@@ -424,9 +393,7 @@ def plot(rows, asic):
     ax.set_ylabel("us per polynomial product")
     ax.grid(alpha=.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(REPORTS / f"{NAME}.png", dpi=120)
-    plt.close(fig)
+    save_figure(fig, f"{NAME}.png", 120)
 
 
 if __name__ == "__main__":

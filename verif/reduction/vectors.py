@@ -10,8 +10,9 @@ and, for the shift methods, Proth-l forms with extreme shift amounts (l_i = 0 an
 """
 import random
 
-from ..primes import is_probable_prime
-from ..proth import proth_l_value
+from primetools.primes import is_probable_prime
+from primetools.proth import proth_l_value
+
 from .names import ReductionDesign
 from .precompute import plantard_ok
 

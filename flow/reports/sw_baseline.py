@@ -2,10 +2,10 @@
 """The software baseline of the SSA polynomial multiplier (Millar et al.; issue 10): the negacyclic
 product c = a*b in Z_q[x]/(x^n + 1), timed on this machine with NTL (the paper's library) and FLINT.
 
-    flow/sw_baseline.py [--sets 1024_19,4096_62] [--reps 7] [--seed 1] [--budget 10]
+    flow/reports/sw_baseline.py [--sets 1024_19,4096_62] [--reps 7] [--seed 1] [--budget 10]
     make sw-baseline [SETS=...] [REPS=...]
 
-For each of the paper's Table I sets (parsed from its text by modmul.millar_tables; all 18 by
+For each of the paper's Table I sets (parsed from its text by ntt.millar_tables; all 18 by
 default), with q the largest prime q = 1 (mod 2n) below 2^logq:
 
   1. a and b, n coefficients each, uniform in [0, q), come from Python's random.Random seeded
@@ -26,10 +26,8 @@ every time, the checksums and the paper's NTL time (Table II). It is written ato
 when every set succeeded: a failed run leaves an earlier results.json as it was.
 """
 import argparse
-import datetime
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -37,9 +35,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "flow"))
+from reports.common import machine, write_json_atomic  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "verif"))
-from modmul.millar_tables import PaperTableError, paper_sets, paper_table2  # noqa: E402
+from ntt.millar_tables import PaperTableError, paper_sets, paper_table2  # noqa: E402
 
 BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 SW = BUILD / "sw"
@@ -142,24 +143,6 @@ def select_sets(spec: str = None) -> list:
 
 # ---- the machine ----
 
-def cpu_info() -> dict:
-    """The first CPU's fields of /proc/cpuinfo ("model name", "cpu family", "model", "cpu MHz")."""
-    fields = {}
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if not line.strip():
-                break
-            key, _, value = line.partition(":")
-            fields[key.strip()] = value.strip()
-    except OSError:
-        pass
-    return fields
-
-
-def cpu_model() -> str:
-    return cpu_info().get("model name") or platform.processor() or "unknown"
-
-
 def _first_line(cmd: list) -> str:
     try:
         out = subprocess.run(cmd, capture_output=True, text=True).stdout
@@ -170,12 +153,7 @@ def _first_line(cmd: list) -> str:
 
 def environment() -> dict:
     return {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "cpu_model": cpu_model(),
-        "cpu_family_model": " / ".join(cpu_info().get(k, "?") for k in ("cpu family", "model")),
-        "cpu_mhz": cpu_info().get("cpu MHz"),
-        "cpu_count": os.cpu_count(),
-        "kernel": platform.release(),
+        **machine(),
         "cxx": _first_line([os.environ.get("SW_CXX", "g++"), "--version"]),
         "cc": _first_line([os.environ.get("SW_CC", "gcc"), "--version"]),
         "flags": "-O2 (g++ ... -lntl -lgmp -lpthread; gcc ... -lflint -lgmp -lmpfr)",
@@ -246,9 +224,7 @@ def run(sets: list, reps: int = DEFAULT_REPS, seed: int = 1, budget: float = DEF
                       file=progress, flush=True)
     result["environment"]["load_average_end"] = list(os.getloadavg())
     result["wall_s"] = round(time.monotonic() - t_start, 3)
-    tmp = out.with_name(f"{out.name}.tmp{os.getpid()}")
-    tmp.write_text(json.dumps(result, indent=1) + "\n")
-    os.replace(tmp, out)  # atomic: an earlier results.json stays until this one is complete
+    write_json_atomic(out, result)  # an earlier results.json stays until this one is complete
     return result
 
 

@@ -7,7 +7,7 @@ output, N^-1 included. Both are direct evaluations (O(N^2)): a structure unlike 
 network the hardware uses, so they can serve as its oracle. Tests check them against SEAL's
 published values, a schoolbook negacyclic product and sympy's cyclic NTT.
 """
-from .primes import is_probable_prime
+from primetools.primes import is_probable_prime
 
 
 class NttParameterError(ValueError):

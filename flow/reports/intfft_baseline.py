@@ -3,7 +3,7 @@
 and Barrett reductions of CMNT and CNT encryption, timed with GMP (through gmpy2) on this machine,
 at the operand sizes of the paper's Tables 1 and 2 (parsed from its text by intfft.paper_tables).
 
-    flow/intfft_baseline.py [--groups CMNT:Toy,CNT:Large] [--reps 7] [--seed 1] [--budget 10]
+    flow/reports/intfft_baseline.py [--groups CMNT:Toy,CNT:Large] [--reps 7] [--seed 1] [--budget 10]
                             [--with-square] [--out build/intfft_baseline/results.json]
 
 For each group (all eight by default), with operands from random.Random("intfft:<seed>:<scheme>:
@@ -30,19 +30,19 @@ written atomically and only when every group succeeded. One progress line per gr
 gmpy2 is pinned in requirements.txt.
 """
 import argparse
-import datetime
-import json
 import os
 import platform
 import random
 import statistics
 import sys
-import tempfile
 import time
 from math import ceil, log2
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "flow"))
+from reports.common import machine, write_json_atomic  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "verif"))
 from intfft.paper_tables import PaperTableError, paper_table1, paper_table2, paper_table6  # noqa: E402
 
@@ -173,30 +173,8 @@ def run_group(g, seed: int, reps: int, budget: float, with_square: bool, paper: 
 
 def environment() -> dict:
     gmpy2 = gmpy2_module()
-    cpu = {}
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if not line.strip():
-                break
-            key, _, value = line.partition(":")
-            cpu[key.strip()] = value.strip()
-    except OSError:
-        pass
-    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "cpu_model": cpu.get("model name") or platform.processor() or "unknown",
-            "cpu_family_model": " / ".join(cpu.get(k, "?") for k in ("cpu family", "model")),
-            "cpu_mhz": cpu.get("cpu MHz"), "cpu_count": os.cpu_count(), "kernel": platform.release(),
-            "python": platform.python_version(), "gmpy2": gmpy2.version(), "gmp": gmpy2.mp_version(),
+    return {**machine(), "python": platform.python_version(), "gmpy2": gmpy2.version(), "gmp": gmpy2.mp_version(),
             "load_average_start": list(os.getloadavg())}
-
-
-def write_atomic(out: Path, data: dict):
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".results.", suffix=".json", dir=out.parent)
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, out)   # atomic: an earlier results.json stays until this one is complete
 
 
 def run(chosen: list, reps: int = DEFAULT_REPS, seed: int = 1, budget: float = DEFAULT_BUDGET_S,
@@ -215,7 +193,7 @@ def run(chosen: list, reps: int = DEFAULT_REPS, seed: int = 1, budget: float = D
     env["load_average_end"] = list(os.getloadavg())
     data = {"environment": env, "reps": reps, "seed": seed, "budget_s": budget, "barrett_d": BARRETT_D,
             "groups": rows}
-    write_atomic(Path(out), data)
+    write_json_atomic(Path(out), data)  # an earlier results.json stays until this one is complete
     return data
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The paper's Table 1 and Figures 2-3 in SKY130, from the flow's own results.
 
-    flow/reports.py [--collect-only] [--rerun] [DESIGN...]
+    flow/reports/asic_table.py [--collect-only] [--rerun] [DESIGN...]
 
 For each table design (default: all 12 of build/designs.json) it runs flow/harden.py unless a
 result exists for the current RTL and flow code (--rerun forces it; --collect-only never runs). A failing design
@@ -13,24 +13,21 @@ is reported and skipped, and its last good result (if any) is used. Then it writ
   reports/designs/<d>.md            each design's one-page summary
 The paper's figures are read from ../shared/papers/gshoup-glsvlsi24-mazonka.txt, not retyped.
 """
-import argparse
-import csv
-import json
 import math
 import os
 import re
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import CORNERS, ROOT  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from harden import BUILD  # noqa: E402
+from pdk import CORNERS  # noqa: E402
+from reports.common import (INDEX, PAPERS, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,  # noqa: E402
+                            pyplot, ratio, read_json, run_designs, save_figure, tools_text, write_csv, write_json,
+                            write_md, write_text)
 
-REPORTS = ROOT / "reports"
-PAPER = ROOT.parent / "shared" / "papers" / "gshoup-glsvlsi24-mazonka.txt"
+PAPER = PAPERS / "gshoup-glsvlsi24-mazonka.txt"
 PAPER_NAMES = {"Shoup": "shoup", "Barrett optimized": "barrett", "This work": "gshoup"}
 TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
 POLY_N = 4096  # polynomial size of the Figure 3 model (FHE-typical); see polymul_model()
@@ -47,27 +44,6 @@ def paper_table1(path: Path = PAPER) -> dict:
             family = PAPER_NAMES.get(cells[0], family) if cells[0] else family
             rows[(family, int(cells[1]))] = (float(cells[2]), float(cells[3]))
     return rows
-
-
-def result(design: str):
-    p = BUILD / design / "harden" / "metrics.json"
-    return json.loads(p.read_text()) if p.exists() else None
-
-
-def run_designs(designs, rerun: bool):
-    failures = {}
-    for i, d in enumerate(designs, 1):
-        old = result(d)
-        if old and not rerun and old.get("rtl_sha256") == rtl_sha256(d) and old.get("flow_sha256") == flow_sha256():
-            print(f"reports: [{i}/{len(designs)}] {d}: up to date ({old['date']})", flush=True)
-            continue
-        print(f"reports: [{i}/{len(designs)}] {d}: hardening ...", flush=True)
-        t = time.monotonic()
-        p = subprocess.run([sys.executable, str(Path(__file__).with_name("harden.py")), d])
-        if p.returncode != 0:
-            failures[d] = f"flow/harden.py exited {p.returncode}"
-            print(f"reports: {d} FAILED after {time.monotonic() - t:.0f} s; keeping its last good result", flush=True)
-    return failures
 
 
 def efficiency(k, p_ns, a_um2):
@@ -98,18 +74,10 @@ def polymul_model(k, r):
     return {name: k * k * (fixed + general) / (t * a) for name, (t, a) in out.items()}
 
 
-def ratio(a, b):
-    return a / b if a and b else None
-
-
-def fmt(x, spec=""):
-    return "n/a" if x is None else format(x, spec)
-
-
 def write_tables(designs, failures, paper):
     ours = {}
     for d in designs:
-        m = result(d)
+        m = harden_result(d)
         if m:
             fam, k = d.rsplit("_", 1)
             ours[(fam, int(k))] = (m["critical_path_ns"], m["design__instance__area"], m)
@@ -137,12 +105,8 @@ def write_tables(designs, failures, paper):
                 "status": "ok" if o and f"{fam}_{k}" not in failures else failures.get(f"{fam}_{k}", "not run"),
                 "date": m.get("date"), "wall_s": m.get("wall_s"),
             })
-    REPORTS.mkdir(exist_ok=True)
-    (REPORTS / "asic_table.json").write_text(json.dumps(rows, indent=2) + "\n")
-    with open(REPORTS / "asic_table.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    write_json("asic_table.json", rows)
+    write_csv("asic_table.csv", rows, list(rows[0]))
     return rows, ours
 
 
@@ -158,8 +122,8 @@ def comparison(ours, paper, widths):
         s, b = get(src, "shoup", k, AREA), get(src, "barrett", k, AREA)
         return ratio(s + b if s and b else None, get(src, "gshoup", k, AREA))
 
-    lines = ["| k | GShoup/Shoup delay | GShoup/Barrett delay | GShoup/Shoup area | GShoup/Barrett area | (Shoup+Barrett)/GShoup area |",
-             "|---|---|---|---|---|---|"]
+    lines = md_head("k", "GShoup/Shoup delay", "GShoup/Barrett delay", "GShoup/Shoup area", "GShoup/Barrett area",
+                    "(Shoup+Barrett)/GShoup area")
     summary = {}
     for k in widths:
         cells = []
@@ -204,28 +168,28 @@ def claims_paragraph(summary):
 
 
 def write_markdown(rows, ours, paper, failures, lines, growth, summary):
-    table = ["| design | size | critical path, ns (tt) | area, um2 | cells | latency | paper: critical path, ns | paper: area, um2 | status |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    table = md_head("design", "size", "critical path, ns (tt)", "area, um2", "cells", "latency", "paper: critical path, ns",
+                    "paper: area, um2", "status")
     for r in rows:
         table.append(f"| {r['family']} | {r['k']} | {fmt(r['critical_path_ns'], '.3f')} | {fmt(r['area_um2'], ',.0f')} | "
                      f"{fmt(r['cells'], ',')} | {fmt(r['latency'], 'd')} | {fmt(r['paper_critical_path_ns'], '.2f')} | "
                      f"{fmt(r['paper_area_um2'], ',.0f')} | {r['status']} |")
-    corners = ["| design | size | tt_025C_1v80 | ss_100C_1v60 | ff_n40C_1v95 | worst path (tt) |", "|---|---|---|---|---|---|"]
+    corners = md_head("design", "size", "tt_025C_1v80", "ss_100C_1v60", "ff_n40C_1v95", "worst path (tt)")
     for r in rows:
         if r["critical_path_ns"] is not None:
             corners.append(f"| {r['family']} | {r['k']} | {r['critical_path_ns']:.3f} | {fmt(r['critical_path_ss_ns'], '.3f')} | "
                            f"{fmt(r['critical_path_ff_ns'], '.3f')} | `{r['worst_path']}` |")
-    metas = [result(d) for d in (r["design"] for r in rows) if result(d)]
+    metas = [harden_result(d) for d in (r["design"] for r in rows) if harden_result(d)]
     tools = metas[0]["tools"] if metas else {}
     dates = sorted(m["date"] for m in metas)
     text = f"""# Table 1 in SKY130: critical path and area of the modular multipliers
 
-Generated by `make reports` (flow/reports.py) from `build/<design>/harden/metrics.json`.
+{generated_by(__file__)} from `build/<design>/harden/metrics.json`.
 Post-synthesis figures without wire parasitics (the sky130 Liberty has no wire-load model): the
 paper's Table 1 is post-synthesis too. Ideal clock, zero I/O delay, inputs driven by a
 sky130_fd_sc_hd__buf_2 (about a register output), clock constrained to 0.25 ns as in the paper,
 so the critical path is the smallest period that meets setup. Area is the standard-cell
-area. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. Runs dated {dates[0] if dates else 'n/a'} to
+area. Tools: {tools_text(tools)}. Runs dated {dates[0] if dates else 'n/a'} to
 {dates[-1] if dates else 'n/a'}; each design's run time is in `reports/designs/<design>.md`.
 Paper columns: TSMC 22 nm ULL, worst corner (0.81 V, 125 C), Synopsys DC.
 
@@ -251,7 +215,7 @@ Area growth per doubling of k:
 
 `efficiency.png` plots S^2/(P*A) against k for the three designs, ours and the paper's Table 1
 (the analogue of Figure 2). `polymul_efficiency.png` is Figure 3's scenario; its model is in
-`flow/reports.py` (`polymul_model`): N = {POLY_N}, N + N log2 N fixed-operand products and N general
+`flow/reports/asic_table.py` (`polymul_model`): N = {POLY_N}, N + N log2 N fixed-operand products and N general
 ones per polynomial product, run one after another on fully pipelined units (one product per clock
 period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup alone.
 `ntt_table.md` measures the same comparison in hardware, on NTT tiles with each arrangement.
@@ -259,37 +223,34 @@ period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup
     text += best_section(ours)
     if failures:
         text += "\n## Failed runs\n\n" + "\n".join(f"- {d}: {why}" for d, why in failures.items()) + "\n"
-    (REPORTS / "asic_table.md").write_text(text)
+    write_text("asic_table.md", text)
 
 
 def best_designs():
     """The `_fast` configurations of the index (hw/.../Best.scala): {(family, k): design}."""
-    index = BUILD / "designs.json"
-    names = json.loads(index.read_text()).get("best", []) if index.exists() else []
+    names = (read_json(INDEX) or {}).get("best", [])
     return {(n.split("_")[0], int(n.split("_")[1])): n for n in names}
 
 
 def best_result(d: str):
     """A `_fast` design's result, or else its variant's (`alias_of` in its manifest: the same
     design under its variant name, as `make dse` measured it)."""
-    m = result(d)
+    m = harden_result(d)
     if m:
         return m
-    manifest = BUILD / d / "rtl" / f"{d}.json"
-    alias = json.loads(manifest.read_text()).get("alias_of") if manifest.exists() else None
-    return result(alias) if alias else None
+    alias = (manifest(d) or {}).get("alias_of")
+    return harden_result(alias) if alias else None
 
 
 def best_section(ours) -> str:
-    rows = ["| family | k | design (variant) | critical path, ns | area, um2 | latency | 1/(P*A) vs paper-faithful | S^2/(P*A) vs paper-faithful |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = md_head("family", "k", "design (variant)", "critical path, ns", "area, um2", "latency", "1/(P*A) vs paper-faithful",
+                   "S^2/(P*A) vs paper-faithful")
     for (fam, k), d in sorted(best_designs().items(), key=lambda x: (x[0][1], x[0][0])):
         m, o = best_result(d), ours.get((fam, k))
         if not m or not o:
             rows.append(f"| {TITLES[fam]} | {k} | `{d}` | not measured | | | | |")
             continue
-        manifest = BUILD / d / "rtl" / f"{d}.json"
-        alias = json.loads(manifest.read_text()).get("alias_of", d) if manifest.exists() else d
+        alias = (manifest(d) or {}).get("alias_of", d)
         r = (o[0] * o[1]) / (m["critical_path_ns"] * m["design__instance__area"])
         rows.append(f"| {TITLES[fam]} | {k} | `{d}` (`{alias}`) | {m['critical_path_ns']:.3f} | {m['design__instance__area']:,.0f} | "
                     f"{m['latency']} | **{r:.2f}x** | {r:.2f}x |")
@@ -306,9 +267,7 @@ the paper's efficiency, the same ratio at equal k) against the paper-faithful de
 
 
 def write_plots(ours, paper, widths):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     marks = {"barrett": "s", "shoup": "^", "gshoup": "o"}
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, src, title in ((axes[0], ours, "SKY130 (this repository)"), (axes[1], paper, "TSMC 22 nm (paper, Table 1)")):
@@ -325,7 +284,7 @@ def write_plots(ours, paper, widths):
         ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (P A)  [bit^2 / (ns um^2)]")
         ax.set_title(title); ax.grid(alpha=.3); ax.legend()
     fig.suptitle("Efficiency of the standalone multipliers (Figure 2 analogue)")
-    fig.tight_layout(); fig.savefig(REPORTS / "efficiency.png", dpi=120); plt.close(fig)
+    save_figure(fig, "efficiency.png", 120)
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, src, title in ((axes[0], ours, "SKY130 (this repository)"), (axes[1], paper, "TSMC 22 nm (paper, Table 1)")):
@@ -339,7 +298,7 @@ def write_plots(ours, paper, widths):
         ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (avg. time per product x area)")
         ax.set_title(title); ax.grid(alpha=.3); ax.legend()
     fig.suptitle(f"Polynomial product, N = {POLY_N} (Figure 3 analogue)")
-    fig.tight_layout(); fig.savefig(REPORTS / "polymul_efficiency.png", dpi=120); plt.close(fig)
+    save_figure(fig, "polymul_efficiency.png", 120)
 
 
 def write_benchmark(designs):
@@ -347,10 +306,10 @@ def write_benchmark(designs):
              "Generated by `make bench-flow` / `make reports` from each design's last run (`build/<d>/harden/metrics.json`).",
              "Targets (issue 3): `make harden DESIGN=gshoup_128` within 15 minutes, the 12-design table within 2 hours, "
              "no design above 8 GB.", "",
-             "| design | step | wall time (s) | peak memory (MB) | date |", "|---|---|---|---|---|"]
+             *md_head("design", "step", "wall time (s)", "peak memory (MB)", "date")]
     total = 0.0
     for d in designs:
-        m = result(d)
+        m = harden_result(d)
         if not m:
             lines.append(f"| {d} | (no result) | n/a | n/a | n/a |")
             continue
@@ -361,20 +320,7 @@ def write_benchmark(designs):
     mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     lines += ["", f"Sum of the designs' run times: {total / 60:.1f} min.",
               f"Machine: {os.cpu_count()} cores, {mem_gib:.0f} GiB."]
-    (REPORTS / "flow_benchmark.md").write_text("\n".join(lines) + "\n")
-
-
-def cli(doc: str, prog: str, index_key: str, rerun_help: str):
-    """The report scripts' command line: (arguments, designs named or else the index's `index_key` list)."""
-    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
-    ap.add_argument("designs", nargs="*")
-    ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
-    ap.add_argument("--rerun", action="store_true", help=rerun_help)
-    a = ap.parse_args()
-    index = BUILD / "designs.json"
-    if not index.exists():
-        sys.exit(f"{prog}: error: build/designs.json is missing. Fix: make rtl-all")
-    return a, a.designs or json.loads(index.read_text())[index_key]
+    write_md("flow_benchmark.md", lines)
 
 
 def main():
@@ -392,7 +338,7 @@ def main():
     write_benchmark(designs)
     (REPORTS / "designs").mkdir(exist_ok=True)
     for d in designs:
-        if result(d):
+        if harden_result(d):
             shutil.copy(BUILD / d / "harden" / "summary.md", REPORTS / "designs" / f"{d}.md")
     print(f"reports: wrote reports/asic_table.md (.csv, .json), efficiency.png, polymul_efficiency.png, "
           f"flow_benchmark.md, designs/*.md; {len(failures)} failed")

@@ -3,7 +3,7 @@
 the paper's Table 6 recomputed from Eq. (12), the same model at our measured clocks, our FPGA and
 ASIC figures beside the paper's Table 4, and the GMP software baseline (docs/intfft.md).
 
-    flow/intfft_reports.py [--collect-only] [--rerun]
+    flow/reports/intfft_table.py [--collect-only] [--rerun]
 
 1. Table 6, all 32 hardware cells: N_mult * Eq12(n_x = delta in whole kb/2 blocks, n_y = phi) / f
    with the paper's Table 5 frequencies (verif/intfft/latency.py), beside the printed cells parsed
@@ -19,7 +19,7 @@ ASIC figures beside the paper's Table 4, and the GMP software baseline (docs/int
    all four moduli beside Table 4 (parsed) and the XC7VX980T's capacity (its header; intfft/fpga.py),
    with which fit; ECP5 place and route of the folded ones. ASIC: flow/harden.py area and critical
    path of the butterfly unit (intfft_<group>_butterfly) and of the folded multiplier per modulus.
-4. GMP (flow/intfft_baseline.py's build/intfft_baseline/results.json) at the eight CMNT/CNT
+4. GMP (flow/reports/intfft_baseline.py's build/intfft_baseline/results.json) at the eight CMNT/CNT
    groups, with its CPU, against the modelled hardware times (speedup = software / hardware).
 
 Without --collect-only, the GMP baseline runs when its results are missing, and the flows run for a design only when its result is missing or was made
@@ -27,8 +27,6 @@ from other RTL (harden: also other flow code): flow/harden.py, flow/fpga.py <d> 
 generated first where missing. --collect-only never runs anything and reports what exists.
 """
 import argparse
-import csv
-import datetime
 import json
 import os
 import re
@@ -38,11 +36,12 @@ from fractions import Fraction
 from math import ceil
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
+FLOW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(FLOW))
 from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
 from pdk import ROOT  # noqa: E402
-from reports import REPORTS, result  # noqa: E402
+from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,  # noqa: E402
+                            md_head, read_json, same_rtl, script, stamp, utc_now, write_md, write_text)
 
 sys.path.insert(0, str(ROOT / "verif"))
 from intfft import fpga as paper_fpga  # noqa: E402
@@ -110,10 +109,6 @@ CLOCKED = FOLDED + ["intfft_fermat32_parallel"] + [f"intfft_{g}_schoolbook" for 
 BASELINE = BUILD / "intfft_baseline" / "results.json"
 
 
-def fmt(x, spec="", suffix=""):
-    return "n/a" if x is None else format(x, spec) + suffix
-
-
 def secs(x):
     if x is None:
         return "n/a"
@@ -124,18 +119,8 @@ def rtl_path(d):
     return BUILD / d / "rtl" / f"{d}.v"
 
 
-def manifest(d):
-    f = BUILD / d / "rtl" / f"{d}.json"
-    return json.loads(f.read_text()) if f.exists() else None
-
-
-def fpga_result(d, target):
-    f = BUILD / d / "fpga" / target / "metrics.json"
-    return json.loads(f.read_text()) if f.exists() else None
-
-
 def stale_rtl(m, d):
-    return not rtl_path(d).exists() or m.get("rtl_sha256") != rtl_sha256(d)
+    return not rtl_path(d).exists() or not same_rtl(m, d)
 
 
 def generate(designs):
@@ -143,8 +128,7 @@ def generate(designs):
     counts only for the RTL it was made from (rtl_sha256), so RTL left in build/ by an older
     generator would be measured again under the old design. Unchanged Verilog keeps its results."""
     print(f"intfft-reports: generating {', '.join(designs)}", flush=True)
-    subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), *designs],
-                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    generate_rtl(designs)
 
 
 def attempt_parallel_asic(rerun):
@@ -154,11 +138,11 @@ def attempt_parallel_asic(rerun):
     import resource
     import signal
     import time
-    m = result(PARALLEL_ASIC)
+    m = harden_result(PARALLEL_ASIC)
     if m and not rerun and not stale_rtl(m, PARALLEL_ASIC) and m.get("flow_sha256") == flow_sha256():
         print(f"intfft-reports: {PARALLEL_ASIC} harden: up to date ({m['date']})", flush=True)
         return None
-    a = json.loads(ATTEMPT.read_text()) if ATTEMPT.exists() else None
+    a = read_json(ATTEMPT)
     if a and not rerun and a.get("rtl_sha256") == rtl_sha256(PARALLEL_ASIC) and a.get("flow_sha256") == flow_sha256():
         print(f"intfft-reports: {PARALLEL_ASIC} harden: attempted {a['date']} ({a['status']})", flush=True)
         return None if a["status"] == "ok" else a["status"]
@@ -191,7 +175,7 @@ def attempt_parallel_asic(rerun):
          "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
          "last_step": steps[-1] if steps else None, "limit_s": LIMIT_S, "limit_gb": LIMIT_GB,
          "rtl_sha256": rtl_sha256(PARALLEL_ASIC), "flow_sha256": flow_sha256(),
-         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+         "date": utc_now()}
     ATTEMPT.parent.mkdir(parents=True, exist_ok=True)
     ATTEMPT.write_text(json.dumps(a, indent=1) + "\n")
     return None if status == "ok" else status
@@ -200,7 +184,7 @@ def attempt_parallel_asic(rerun):
 def run_flows(rerun):
     failures = {}
     for d in ASIC:
-        m = result(d)
+        m = harden_result(d)
         if m and not rerun and not stale_rtl(m, d) and m.get("flow_sha256") == flow_sha256():
             print(f"intfft-reports: {d} harden: up to date ({m['date']})", flush=True)
             continue
@@ -244,7 +228,7 @@ def clocks():
     """{design: {"asic_mhz", "asic_cp_ns", "ecp5_mhz", "stale"}} for the configurations measured."""
     out = {}
     for d in CLOCKED:
-        h, e = result(d), fpga_result(d, "ecp5")
+        h, e = harden_result(d), fpga_result(d, "ecp5")
         r = {}
         if h and h.get("critical_path_ns"):
             r["asic_cp_ns"] = h["critical_path_ns"]
@@ -337,7 +321,7 @@ def fpga_rows():
 def asic_rows():
     rows = []
     for d in ASIC:
-        m = result(d)
+        m = harden_result(d)
         r = {"design": d, "group": d.split("_")[1]}
         if m:
             r.update(area_um2=m.get("design__instance__area"), cp_ns=m.get("critical_path_ns"), date=m.get("date"),
@@ -349,7 +333,7 @@ def asic_rows():
 # ---- 4. GMP ----
 
 def baseline():
-    return json.loads(BASELINE.read_text()) if BASELINE.exists() else None
+    return read_json(BASELINE)
 
 
 def baseline_rows(sw, t6, clk):
@@ -378,22 +362,11 @@ def baseline_rows(sw, t6, clk):
 
 
 def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only):
-    REPORTS.mkdir(exist_ok=True)
-    with open(REPORTS / f"{NAME}.csv", "w", newline="") as f:
-        for part in (t6, crow, frows, arows, brows):
-            if not part:
-                continue
-            keys = list(dict.fromkeys(k for r in part for k in r))
-            w = csv.DictWriter(f, fieldnames=keys)
-            w.writeheader()
-            w.writerows(part)
-            f.write("\n")
+    write_text(f"{NAME}.csv", "".join(csv_text(part) + "\n" for part in (t6, crow, frows, arows, brows) if part), newline="")
 
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    run_cmd = "`.venv/bin/python flow/intfft_reports.py`"
+    run_cmd = f"`.venv/bin/python {script(__file__)}`"
     L = ["# Integer-FHE super-size multiplier (Cao et al.): Table 6, FPGA, ASIC, GMP", "",
-         "Generated by `make reports` (flow/intfft_reports.py"
-         + (" --collect-only: no flow was run" if collect_only else "") + "); do not edit. The paper: "
+         generated_by(__file__, " --collect-only: no flow was run" if collect_only else "") + "; do not edit. The paper: "
          "`../shared/papers/fhe-integers-supersize-mult-cao.txt`; its tables are parsed from the text "
          "(verif/intfft/paper_tables.py), its errata in `../shared/papers/NOTES-supporting-papers.md` section 2. "
          "See docs/intfft.md.", ""]
@@ -408,8 +381,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
           "recompute with b = 8, d = 32, which the Medium and Large cells fit (Table 3's b = 12 does not).", "",
           f"{s['cells']} cells; equal at the printed precision: {s['match_printed']}; within 1%: {s['within_1pct']} "
           f"({s8} with b = 8 for the general rows).", "",
-          "| design | group | printed | Eq. 12 model | rel | equal | b = 8 model | rel (b = 8) |",
-          "|---|---|---|---|---|---|---|---|"]
+          *md_head("design", "group", "printed", "Eq. 12 model", "rel", "equal", "b = 8 model", "rel (b = 8)")]
     for r in t6:
         L.append(f"| {r['row']} | {r['group']} | {r['printed']} | {r['model_s']:.4g} s | {r['rel']:+.2%} | "
                  f"{'yes' if r['match'] else 'no'} | {fmt(r['model_b8_s'], '.4g', ' s')} | {fmt(r['rel_b8'], '+.2%')} |")
@@ -423,7 +395,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
           "Eq. (12) + 16 Bx for the parallel block multiplier; for a folded one (no controller is built for it) "
           "the estimate Bx By II + latency + W, one block pair per issue interval II (manifest). ASIC clock: "
           "1 / tt critical path of flow/harden.py (post-synthesis STA); ECP5: median Fmax of flow/fpga.py.", "",
-          "| configuration | ASIC clock (MHz) | ECP5 Fmax (MHz) |", "|---|---|---|"]
+          *md_head("configuration", "ASIC clock (MHz)", "ECP5 Fmax (MHz)")]
     for d in CLOCKED:
         m = clk.get(d, {})
         a = (f"{m['asic_mhz']:.1f}" + (" (stale)" if m.get("asic_stale") else "")) if "asic_mhz" in m else \
@@ -433,8 +405,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L.append(f"| `{d}` | {a} | {e} |")
     L += [""]
     if crow:
-        L += ["| design | group | configuration | clock | printed | Eq. 12 at our clock | our cycles at our clock |",
-              "|---|---|---|---|---|---|---|"]
+        L += md_head("design", "group", "configuration", "clock", "printed", "Eq. 12 at our clock", "our cycles at our clock")
         for r in crow:
             L.append(f"| {r['row']} | {r['group']} | `{r['design']}` | {r['tech']} {r['mhz']:.1f} MHz"
                      f"{' (stale)' if r['stale'] else ''} | {r['printed']} | {secs(r['eq12_s'])} | {secs(r['ours_s'])} |")
@@ -447,7 +418,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
           f"{totals['registers']:,} registers, {totals['dsp']:,} DSP48E1. The paper's row is its multiplier for the "
           "same modulus (fully parallel). Ours: `flow/fpga.py <d> xc7` (no Fmax: no open signoff timing for Xilinx "
           "parts).", "",
-          "| design | LUT | FF | DSP | fits | paper LUT | paper FF | paper DSP | paper fits |", "|---|---|---|---|---|---|---|---|---|"]
+          *md_head("design", "LUT", "FF", "DSP", "fits", "paper LUT", "paper FF", "paper DSP", "paper fits")]
     for r in frows:
         if "lut" in r:
             ours = (f"{fmt(r['lut'], ',')} | {fmt(r['ff'], ',')} | {fmt(r['dsp'], ',')} | "
@@ -461,7 +432,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
           "synth_ecp5 -nowidelut (LUT4s only: wide PFUMX/L6MUX21 functions tie a crossbar mux's LUTs to one tile, "
           "which left router2 with far more wires overused on fermat64), "
           "nextpnr's static placer and router2: after its default placer (HeAP), router2 stalled with over 10^4 wires overused, "
-          "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/intfft_reports.py): "
+          "and router1 made no headway. Timing-driven or not is set per design (ECP5_TIMING_DRIVEN in flow/reports/intfft_table.py): "
           "against the 100 MHz constraint timing-driven router2 stalled on fermat64, on general32 while its reducers' "
           "products by constants used DSP blocks, and on fermat32 after the two-level operand crossbar, so all run with "
           "--no-timing-driven (nextpnr --no-tmdriv; the Fmax is still measured after routing). "
@@ -469,7 +440,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
              if ECP5_SEEDS else "One seed, 1, for every design (ECP5_SEEDS can set a design's own). ") +
           f"A seed not routed in {TIMEOUT_MIN} minutes is reported with the last router2 iteration "
           "it reached. The last column gives the placer, router, timing mode and seeds.", "",
-          "| design | LUT4 | FF | MULT18X18D | DP16KD | Fmax (MHz) | nextpnr |", "|---|---|---|---|---|---|---|"]
+          *md_head("design", "LUT4", "FF", "MULT18X18D", "DP16KD", "Fmax (MHz)", "nextpnr")]
     for r in frows:
         if r["design"] not in ECP5:
             continue
@@ -489,15 +460,15 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
           "per modulus", "",
           "The butterfly (`intfft_<group>_butterfly`) is the folded multiplier's unit alone: the twiddle product, "
           "the group's reducer, the add/subtract and the k^-1 scaling multiplier of the last inverse stage.", "",
-          "| design | area (mm2) | critical path tt (ns) | clock (MHz) |", "|---|---|---|---|"]
+          *md_head("design", "area (mm2)", "critical path tt (ns)", "clock (MHz)")]
     for r in arows:
         if "cp_ns" in r:
             L.append(f"| `{r['design']}`{' (stale)' if r['stale'] else ''} | {fmt(r['area_um2'] / 1e6 if r['area_um2'] else None, '.3f')} | "
                      f"{fmt(r['cp_ns'], '.3f')} | {fmt(1000 / r['cp_ns'] if r['cp_ns'] else None, '.1f')} |")
         else:
             L.append(f"| `{r['design']}` | absent: `make harden DESIGN={r['design']}` or {run_cmd} |  |  |")
-    par = result(PARALLEL_ASIC)
-    att = json.loads(ATTEMPT.read_text()) if ATTEMPT.exists() else None
+    par = harden_result(PARALLEL_ASIC)
+    att = read_json(ATTEMPT)
     L += ["", f"The fully parallel 2^32+1 network (`{PARALLEL_ASIC}`), attempted within {LIMIT_S // 60} min and "
           f"{LIMIT_GB} GB: "]
     if par and par.get("critical_path_ns"):
@@ -511,7 +482,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         # Folded against parallel at the same modulus: area, and area x time per block pair (a pair
         # enters every issue_interval clocks, manifest), both at the measured tt clock.
         fold = f"intfft_{PARALLEL_ASIC.split('_')[1]}_folded_p4"
-        fm, mp, mf = result(fold), manifest(PARALLEL_ASIC), manifest(fold)
+        fm, mp, mf = harden_result(fold), manifest(PARALLEL_ASIC), manifest(fold)
         if fm and fm.get("critical_path_ns") and mp and mf:
             def at(m, man):
                 return m["design__instance__area"] / 1e6 * man["issue_interval"] * m["critical_path_ns"] / 1000
@@ -532,12 +503,11 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
         L += [f"{e.get('gmp')} through gmpy2 {e.get('gmpy2')}, Python {e.get('python')}, on {e.get('cpu_model')} "
               f"({e.get('cpu_count')} cores), load average {e.get('load_average_start')} at the start, "
               f"{e.get('load_average_end')} at the end, {e.get('date')} (build/intfft_baseline/results.json, "
-              "flow/intfft_baseline.py). Estimated encryption = N * (one delta x phi product) + one super-size Barrett "
+              "flow/reports/intfft_baseline.py). Estimated encryption = N * (one delta x phi product) + one super-size Barrett "
               "(Eqs. 9-11, d = 224). Hardware: the Eq. (12) model of the Solinas row at the paper's frequency, and at "
               "our best measured clock for solinas64. Speedup > 1: the hardware is faster.", "",
-              "| scheme | group | phi | N | GMP product | GMP Barrett | GMP est. encryption | paper's software | "
-              "hw model (paper f) | speedup | hw at our clock | speedup |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              *md_head("scheme", "group", "phi", "N", "GMP product", "GMP Barrett", "GMP est. encryption", "paper's software",
+                       "hw model (paper f)", "speedup", "hw at our clock", "speedup")]
         for r in brows:
             ours = (f"{secs(r['hw_ours_s'])} (`{r['hw_ours_design']}`, {r['hw_ours_tech']}) | {r['speedup_vs_ours']:.3g}x"
                     if "hw_ours_s" in r else "absent: no measured clock | n/a")
@@ -545,13 +515,13 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                      f"{secs(r['gmp_barrett_s'])} | {secs(r['gmp_est_s'])} | {secs(r.get('paper_sw_s'))} | "
                      f"{secs(r.get('hw_model_solinas_s'))} | {fmt(r.get('speedup_vs_model'), '.3g', 'x')} | {ours} |")
     else:
-        L.append("absent: no GMP results on this machine; measure them with `.venv/bin/python flow/intfft_baseline.py` "
+        L.append("absent: no GMP results on this machine; measure them with `.venv/bin/python flow/reports/intfft_baseline.py` "
                  "(build/intfft_baseline/results.json; run it on a quiet machine).")
     L += [""]
     if failures:
         L += ["## Failures", ""] + [f"- `{d}` {t}: {why}" for (d, t), why in failures.items()] + [""]
-    L += [f"Date: {now}. Flow hash {flow_sha256()[:12]}."]
-    (REPORTS / f"{NAME}.md").write_text("\n".join(L) + "\n")
+    L += [stamp()]
+    write_md(f"{NAME}.md", L)
     print(f"intfft-reports: wrote reports/{NAME}.md, .csv")
 
 
@@ -569,9 +539,9 @@ def main():
         if a.parallel_asic:
             attempt_parallel_asic(a.rerun)
         if a.rerun or not BASELINE.exists():
-            print("intfft-reports: GMP baseline (flow/intfft_baseline.py) ...", flush=True)
-            if subprocess.run([sys.executable, str(FLOW / "intfft_baseline.py")]).returncode:
-                failures[("gmp", "baseline")] = "flow/intfft_baseline.py failed"
+            print("intfft-reports: GMP baseline (flow/reports/intfft_baseline.py) ...", flush=True)
+            if subprocess.run([sys.executable, str(Path(__file__).resolve().with_name("intfft_baseline.py"))]).returncode:
+                failures[("gmp", "baseline")] = "flow/reports/intfft_baseline.py failed"
     t6 = table6_rows()
     clk = clocks()
     crow = clocked_rows(t6, clk)

@@ -52,8 +52,8 @@ Functions:
 ProthLPrime records carry v2, the 2-adic valuation of q - 1, and max_log_n = v2 - 1: the largest
 negacyclic NTT size 2^max_log_n, since a negacyclic NTT of size n needs 2n | q - 1.
 
-Command line: ``python -m modmul.proth --help`` from verif/ (see :mod:`modmul.proth_cli`).
-Primality: :func:`modmul.primes.is_probable_prime` (seeded Miller-Rabin, 32 rounds) in Python; the
+Command line: ``python -m primetools --help`` from verif/ (see :mod:`primetools.proth_cli`).
+Primality: :func:`primetools.primes.is_probable_prime` (seeded Miller-Rabin, 32 rounds) in Python; the
 C counter uses the deterministic 64-bit Miller-Rabin. The tests check that the two agree.
 """
 from functools import lru_cache
@@ -297,9 +297,3 @@ def largest_prime(bound: int, cls: str, **params) -> int:
         what = f"Proth-{kind} prime of class (k = {k}, log q_h = {logqh})"
     raise ValueError(f"no {what} below {bound}: these primes lie in [2^{k - 1}, 2^{k}); "
                      f"raise the bound or change the class")
-
-
-if __name__ == "__main__":
-    import sys
-    from modmul.proth_cli import main
-    sys.exit(main())

@@ -2,7 +2,7 @@
 """The NTT-reduction paper's standalone FPGA results (Tosun et al., Tables 3 and 4, AMD Alveo U280),
 parsed from its text, ../shared/papers/ntt-modred-fpga-tosun.txt (not retyped).
 
-    flow/tosun_tables.py        prints the parsed rows and checks the ATP formula against them
+    flow/reports/tosun_tables.py        prints the parsed rows and checks the ATP formula against them
 
 In the text each table is a tab-separated block: a header row (with "LUT", "FF", "DSP",
 "Freq. (MHz)"), section rows naming the algorithm ("WLM-Mixed (Algorithm 8)" followed by empty
@@ -20,8 +20,10 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PAPER = ROOT.parent / "shared" / "papers" / "ntt-modred-fpga-tosun.txt"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from reports.common import PAPERS  # noqa: E402
+
+PAPER = PAPERS / "ntt-modred-fpga-tosun.txt"
 # Algorithm names as the text prints them (after removing spaces) -> modforge family
 FAMILY = {"WLM": "wlm", "WLM-Mixed": "wlmm", "K²RED": "k2red", "K²RED-Shift": "k2reds", "Montgomery-Shift": "monts"}
 TITLE = {"wlm": "WLM", "wlmm": "WLM-Mixed", "k2red": "K²RED", "k2reds": "K²RED-Shift", "monts": "Montgomery-Shift"}

@@ -7,15 +7,23 @@ its precomputed constant operand). A is never scaled.
 
 Modulus classes (README, "Reduction family"); a modulus outside its design's class raises
 PreconditionError naming the class, the failed condition, and the toolkit command that finds
-valid primes (modmul.proth).
+valid primes (primetools.proth).
+
+PreconditionError is defined here, in the lower layer: modmul.precompute (the registry-wide
+``precompute``) re-exports it, so both families raise the same class.
 """
+from primetools.proth import proth_l_decompose, proth_l_value
+
 from .names import ReductionDesign
 
 TOOLKIT = ".venv/bin/python scripts/primes.py"  # from the repository root (README, "Prime toolkit")
 
 
+class PreconditionError(ValueError):
+    """An operand or modulus breaks the algorithm's preconditions."""
+
+
 def _fail(d: ReductionDesign, cls: str, cond: str, find: str):
-    from ..precompute import PreconditionError
     raise PreconditionError(f"{d.name}: modulus outside the {cls} class: {cond}. "
                             f"To find a valid prime: {find}")
 
@@ -41,7 +49,6 @@ def _check_ls(h: int, kind: str, l1: int, l2: int, l3) -> str:
 def proth_ls(d: ReductionDesign, m: int, ls=None):
     """(l1, l2, l3) for a shift design: the caller's, checked against m, or m's canonical form
     (the prime toolkit's: the lexicographically smallest tuple)."""
-    from ..proth import proth_l_decompose, proth_l_value  # late: `python -m modmul.proth` stays clean
     find = f"{TOOLKIT} list {d.k} {d.h} {d.kind}"
     cls = f"Proth-{d.kind} (log q_h = {d.h}, k = {d.k})"
     if ls is not None:
@@ -99,7 +106,6 @@ def check_modulus(d: ReductionDesign, m: int):
 
 def reduction_ports(d: ReductionDesign, a: int, b: int, m: int, ls=None) -> dict:
     """Every input port's value (but clk, reset, in_valid) for a*b mod m on design d."""
-    from ..precompute import PreconditionError
     check_modulus(d, m)
     if not (0 <= a < m and 0 <= b < m):
         raise PreconditionError(f"{d.name}: operands must satisfy 0 <= a, b < m (a={a}, b={b}, m={m})")

@@ -2,22 +2,19 @@
 """The reduction family (Tosun et al.) beside BarrettOpt, Shoup and GShoup in SKY130: area,
 critical path and throughput per area, ranked per width.
 
-    flow/reduction_reports.py [--collect-only] [--rerun] [--widths 32,64,128,256] [DESIGN...]
+    flow/reports/reduction_table.py [--collect-only] [--rerun] [--widths 32,64,128,256] [DESIGN...]
 
 Default designs: build/designs.json's "reduction_table" and the "table" designs (barrett, shoup,
 gshoup) at the widths given (default 32, 64, 128, 256; a 256-bit design takes 2-15 minutes to harden).
-Like flow/reports.py it runs flow/harden.py for each design unless a result exists for the current
+Like flow/reports/asic_table.py it runs flow/harden.py for each design unless a result exists for the current
 RTL and flow code (--rerun forces it, --collect-only never runs it); a failing design is reported
 and the others go on. Writes:
   reports/reduction_table.{md,csv,json}  one row per design, ranked per width by 1/(P*A), verdict
   reports/reduction_table.png            1/(P*A) per design, one panel per width
-Usable-prime counts come from the prime toolkit (verif/modmul/proth.py) where an exact count is
+Usable-prime counts come from the prime toolkit (verif/primetools/proth.py) where an exact count is
 within reach, and otherwise from the prime number theorem, labelled as estimates. They are cached
 in build/reduction_reports/prime_counts.json (keyed by the toolkit's source hash).
 """
-import argparse
-import csv
-import datetime
 import hashlib
 import json
 import math
@@ -25,12 +22,13 @@ import sys
 import time
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
-sys.path.insert(0, str(FLOW))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harden import BUILD  # noqa: E402
 from pdk import CORNERS, ROOT  # noqa: E402
-from reports import REPORTS, fmt, result, run_designs  # noqa: E402
-import tosun_tables  # noqa: E402
+from reports import tosun_tables  # noqa: E402
+from reports.common import (INDEX, arguments, fmt, generated_by, harden_result, index, manifest,  # noqa: E402
+                            manifest_path, md_head, provenance, pyplot, ratio, read_json, run_designs, save_figure,
+                            utc_now, write_csv, write_json, write_md)
 
 DEFAULT_WIDTHS = (32, 64, 128, 256)
 SECONDS_PER_256 = 15 * 60  # the lead's estimate of one 256-bit design's hardening on our machines
@@ -41,13 +39,9 @@ SHIFT_ADD = ("monts", "k2reds")                    # multiplier-free, Proth-2l/3
 SHORT = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup", "mont": "Montgomery",
          "cbarrett": "classical Barrett", "plantard": "Plantard", "wlm": "WLM", "wlmm": "WLM-Mixed",
          "k2red": "K2RED", "monts": "Montgomery-Shift", "k2reds": "K2RED-Shift"}
-PROTH = ROOT / "verif" / "modmul" / "proth.py"
+PROTH = ROOT / "verif" / "primetools" / "proth.py"
 CACHE = BUILD / "reduction_reports" / "prime_counts.json"
 EXACT_CANDIDATES_MAX = 1 << 26  # q_h candidates an exact Proth count may test (64/26: 2^25, the C counter)
-
-
-def manifest(d):
-    return json.loads((BUILD / d / "rtl" / f"{d}.json").read_text())
 
 
 def parameters(mf):
@@ -101,7 +95,7 @@ def _load_cache():
 
 def _toolkit():
     sys.path.insert(0, str(ROOT / "verif"))
-    from modmul import proth  # noqa: E402  (the prime toolkit)
+    from primetools import proth  # noqa: E402  (the prime toolkit)
     return proth
 
 
@@ -137,7 +131,7 @@ def usable_primes(mf, cache):
             n = proth.count_proth_primes(k, h)
             how = f"exact: count_proth_primes({k}, {h}), q_h of exactly {h} bits"
     except Exception as e:  # toolkit missing or failing: say so, never invent a number
-        return None, f"n/a: prime toolkit (verif/modmul/proth.py) unavailable or failed: {type(e).__name__}: {e}"
+        return None, f"n/a: prime toolkit (verif/primetools/proth.py) unavailable or failed: {type(e).__name__}: {e}"
     cache[key] = {"n": n, "how": how, "seconds": round(time.monotonic() - t0, 1)}
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     CACHE.write_text(json.dumps(cache, indent=1) + "\n")
@@ -154,7 +148,7 @@ def count_text(n, how):
 
 
 def row(d, cache, failures):
-    mf, m = manifest(d), result(d)
+    mf, m = manifest(d, required=True), harden_result(d)
     n, how = usable_primes(mf, cache)
     if n is not None and how.startswith("estimate"):
         n = float(f"{n:.3g}")  # an estimate: three significant digits
@@ -184,10 +178,6 @@ def rank(rows):
             r["rank"] = i
 
 
-def x(a, b):
-    return a / b if a and b else None
-
-
 def times(v):
     if v is None:
         return "n/a"
@@ -207,7 +197,7 @@ def verdict(rows):
             if not r["lazy"]:
                 fam.setdefault(r["family"], r)
         top = next(r for r in by if not r["lazy"])
-        base = [f"{times(x(top['throughput_per_area'], fam[f]['throughput_per_area']))} {SHORT[f]}'s"
+        base = [f"{times(ratio(top['throughput_per_area'], fam[f]['throughput_per_area']))} {SHORT[f]}'s"
                 for f in GLSVLSI if f in fam and fam[f] is not top]
         s = (f"- **{k} bits**: {SHORT[top['family']]} (`{top['design']}`, {top['modulus_class']}) has the highest "
              f"throughput per area, {top['throughput_per_area']:.3g} Gops/(s mm2)"
@@ -217,7 +207,7 @@ def verdict(rows):
             gb = general[0]
             s += (f" Among the methods for moduli of no special form and without a precomputed operand (Montgomery, "
                   f"classical Barrett, Plantard, BarrettOpt), the best is {SHORT[gb['family']]} "
-                  f"(`{gb['design']}`), {times(x(gb['throughput_per_area'], fam.get('barrett', {}).get('throughput_per_area')))} "
+                  f"(`{gb['design']}`), {times(ratio(gb['throughput_per_area'], fam.get('barrett', {}).get('throughput_per_area')))} "
                   f"BarrettOpt's.")
         sa = [fam[f] for f in SHIFT_ADD if f in fam]
         dp = [fam[f] for f in DSP_PROTH if f in fam]
@@ -226,17 +216,17 @@ def verdict(rows):
             bd = max(dp, key=lambda r: r["throughput_per_area"])
             s += (f" Shift-add: the best, `{bs['design']}` ({bs['usable_primes_text']} usable "
                   f"prime{'' if bs['usable_primes'] == 1 else 's'}), reaches "
-                  f"{times(x(bs['throughput_per_area'], bd['throughput_per_area']))} the throughput per area of the best "
+                  f"{times(ratio(bs['throughput_per_area'], bd['throughput_per_area']))} the throughput per area of the best "
                   f"multiplier-based Proth reduction, `{bd['design']}` ({bd['usable_primes_text']} primes)")
             if "mont" in fam:
-                s += f", and {times(x(bs['throughput_per_area'], fam['mont']['throughput_per_area']))} Montgomery's"
+                s += f", and {times(ratio(bs['throughput_per_area'], fam['mont']['throughput_per_area']))} Montgomery's"
             s += "."
         lz = [r for r in by if r["lazy"]]
         for r in lz:
             full = g.get(r["design"].replace("_lazy", ""))
             if full:
                 s += (f" Dropping K2RED's final correction (`{r['design']}`, output unreduced) changes its throughput per "
-                      f"area by {times(x(r['throughput_per_area'], full['throughput_per_area']))}.")
+                      f"area by {times(ratio(r['throughput_per_area'], full['throughput_per_area']))}.")
         s += " Ranking: " + ", ".join(f"{i}. `{r['design']}`" for i, r in enumerate(by, 1)) + "."
         out.append(s)
     return out
@@ -260,7 +250,7 @@ def paper_comparison(rows):
     paper = tosun_tables.parse()
     c = tosun_tables.claim()
     g = {r["design"]: r for r in rows if r["atp_mm2_ns"]}
-    lines = ["| k | ratio | ours: SKY130 A x P | paper: U280 ATP (Table 3, computed) | paper's text |", "|---|---|---|---|---|"]
+    lines = md_head("k", "ratio", "ours: SKY130 A x P", "paper: U280 ATP (Table 3, computed)", "paper's text")
     found, said = False, []
     for k in (64, 32):
         mf = {r["family"]: r for r in rows if r["k"] == k and not r["lazy"]}
@@ -270,10 +260,10 @@ def paper_comparison(rows):
         for other, label in ((wlm, "WLM / WLM-Mixed"), (k2, "K2RED / WLM-Mixed")):
             if not other:
                 continue
-            ours = x(g.get(other["design"], {}).get("atp_mm2_ns"), g.get(wlmm["design"], {}).get("atp_mm2_ns"))
-            po = tosun_tables.match(paper, manifest(other["design"]))
-            pw = tosun_tables.match(paper, manifest(wlmm["design"]))
-            pr = x(po["atp"], pw["atp"]) if po and pw else None
+            ours = ratio(g.get(other["design"], {}).get("atp_mm2_ns"), g.get(wlmm["design"], {}).get("atp_mm2_ns"))
+            po = tosun_tables.match(paper, manifest(other["design"], required=True))
+            pw = tosun_tables.match(paper, manifest(wlmm["design"], required=True))
+            pr = ratio(po["atp"], pw["atp"]) if po and pw else None
             text = ""
             if c and k == 64:
                 text = f"{c[0] if other['family'] == 'wlm' else c[1]:.2f}x lower for WLM-Mixed"
@@ -291,21 +281,16 @@ def paper_comparison(rows):
 
 
 def write(rows, widths, failures, asked_widths):
-    REPORTS.mkdir(exist_ok=True)
     keys = ["design", "family", "method", "k", "parameters", "modulus_class", "usable_primes", "usable_primes_how",
             "area_um2", "critical_path_ns", "critical_path_ss_ns", "latency", "cells", "throughput_per_area",
             "atp_mm2_ns", "rank", "lazy", "worst_path", "status", "date", "wall_s"]
     clean = [{k: r.get(k) for k in keys} for r in rows]
-    (REPORTS / "reduction_table.json").write_text(json.dumps(clean, indent=2) + "\n")
-    with open(REPORTS / "reduction_table.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, keys)
-        w.writeheader()
-        w.writerows(clean)
+    write_json("reduction_table.json", clean)
+    write_csv("reduction_table.csv", clean, keys)
 
     dated = [r for r in rows if r.get("date")]
-    tools = dated[0]["tools"] if dated else {}
     L = ["# The reduction family in SKY130: area, critical path and throughput per area", "",
-         "Generated by `make reports` (flow/reduction_reports.py) from `build/<design>/harden/metrics.json` and the "
+         f"{generated_by(__file__)} from `build/<design>/harden/metrics.json` and the "
          "designs' manifests; do not edit. The reduction methods of Tosun et al. (*Optimized FPGA Architecture for "
          "Modular Reduction in NTT*, `../shared/papers/ntt-modred-fpga-tosun.txt`, with the fixes of "
          "`../shared/papers/NOTES-supporting-papers.md` 3.6) beside the GShoup paper's BarrettOpt, Shoup and GShoup "
@@ -319,7 +304,7 @@ def write(rows, widths, failures, asked_widths):
          "delivers one result per clock, so throughput per area is 1/(P*A): shown in Gops/(s mm2) "
          "(= 10^6 / (P[ns] A[um2])). Area-time product A*P in mm2 ns (lower is better).", "",
          "Usable primes: the primes each design accepts at its k. Exact counts come from the prime toolkit "
-         "(verif/modmul/proth.py; for K2RED and WLM-Mixed, Proth primes with q_h of exactly log q_h bits, the "
+         "(verif/primetools/proth.py; for K2RED and WLM-Mixed, Proth primes with q_h of exactly log q_h bits, the "
          "paper's Table 3 count: the designs also accept shorter q_h, roughly as many again). `~` marks an estimate "
          "from the prime number theorem (column `usable_primes_how` of the CSV says which formula).", ""]
     for k in widths:
@@ -327,9 +312,8 @@ def write(rows, widths, failures, asked_widths):
         if not rs:
             continue
         L += [f"## {k} bits", "",
-              "| rank | design | method | parameters | modulus class | usable primes | area (um2) | critical path (ns, tt) | "
-              "latency | cells | 1/(P*A), Gops/(s mm2) | A*P (mm2 ns) | status |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              *md_head("rank", "design", "method", "parameters", "modulus class", "usable primes", "area (um2)",
+                       "critical path (ns, tt)", "latency", "cells", "1/(P*A), Gops/(s mm2)", "A*P (mm2 ns)", "status")]
         for r in rs:
             L.append(f"| {fmt(r['rank'])} | `{r['design']}` | {r['method']} | {r['parameters']} | {r['modulus_class']} | "
                      f"{r['usable_primes_text']} | {fmt(r['area_um2'], ',.0f')} | {fmt(r['critical_path_ns'], '.3f')} | "
@@ -352,11 +336,10 @@ def write(rows, widths, failures, asked_widths):
     missing = [w for w in asked_widths if not any(r["k"] == w and r["area_um2"] for r in rows)]
     if 256 not in widths:
         d256 = []
-        idx = BUILD / "designs.json"
-        if idx.exists():
-            j = json.loads(idx.read_text())
+        j = read_json(INDEX)
+        if j is not None:
             d256 = [d for d in j.get("reduction_table", []) + j.get("table", []) if manifest_k(d) == 256]
-        have = [d for d in d256 if result(d)]
+        have = [d for d in d256 if harden_result(d)]
         slow = max((r["k"] for r in rows if r.get("wall_s")), default=None)
         took = (f"; here the {slow}-bit designs took up to "
                 f"{max(r['wall_s'] for r in rows if r['k'] == slow and r.get('wall_s')) / 60:.1f} min") if slow else ""
@@ -366,30 +349,27 @@ def write(rows, widths, failures, asked_widths):
               f"{len(d256) * SECONDS_PER_256 / 3600:.1f} hours in all. "
               + (f"{len(have)} of them have a result in build/ from a separate run ({', '.join(f'`{d}`' for d in have)}); "
                  if have else "None of them has a result in build/. ")
-              + "`flow/reduction_reports.py --widths 32,64,128,256` adds the width (hardening what is missing).", ""]
+              + "`flow/reports/reduction_table.py --widths 32,64,128,256` adds the width (hardening what is missing).", ""]
     elif missing:
         L += [f"Widths asked for but without results: {', '.join(map(str, missing))}.", ""]
     if failures:
         L += ["## Failed runs", ""] + [f"- {d}: {why}" for d, why in failures.items()] + [""]
     if dated:
-        L += [f"Flow: {dated[0]['flow']}. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. Runs dated "
-              f"{min(r['date'] for r in dated)} to {max(r['date'] for r in dated)}, {sum(r['wall_s'] or 0 for r in dated) / 60:.1f} "
-              f"min of flow in all; table written {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC. "
+        L += [f"{provenance(dated, 'Runs')}, {sum(r['wall_s'] or 0 for r in dated) / 60:.1f} "
+              f"min of flow in all; table written {utc_now()}. "
               "Each design's run time is in `wall_s` of reduction_table.json."]
-    (REPORTS / "reduction_table.md").write_text("\n".join(L) + "\n")
+    write_md("reduction_table.md", L)
 
 
 def manifest_k(d):
     try:
-        return manifest(d)["k"]
+        return manifest(d, required=True)["k"]
     except OSError:
         return int(d.split("_")[1])
 
 
 def plot(rows, widths):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     ws = [k for k in widths if any(r["k"] == k and r["throughput_per_area"] for r in rows)]
     if not ws:
         return False
@@ -412,29 +392,21 @@ def plot(rows, widths):
                         Patch(facecolor="white", edgecolor="black", hatch="//", label="lazy (unreduced output)")],
                loc="lower center", ncol=5, fontsize=8)
     fig.suptitle("Throughput per area in SKY130 (tt, post-synthesis), one result per clock")
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
-    fig.savefig(REPORTS / "reduction_table.png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, "reduction_table.png", 110, rect=(0, 0.05, 1, 1))
     return True
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="reduction-reports", description=__doc__.split("\n\n")[0])
-    ap.add_argument("designs", nargs="*")
-    ap.add_argument("--collect-only", action="store_true", help="never run the flow; report what exists")
-    ap.add_argument("--rerun", action="store_true", help="rerun every design")
+    ap = arguments(__doc__, "reduction-reports", "rerun every design")
     ap.add_argument("--widths", default=",".join(map(str, DEFAULT_WIDTHS)),
                     help="widths of the default designs (default 32,64,128,256)")
     a = ap.parse_args()
     widths = sorted({int(w) for w in a.widths.split(",")})
-    index = BUILD / "designs.json"
-    if not index.exists():
-        sys.exit("reduction-reports: error: build/designs.json is missing. Fix: make rtl-all")
-    idx = json.loads(index.read_text())
+    idx = index("reduction-reports")
     if "reduction_table" not in idx:
         sys.exit("reduction-reports: error: build/designs.json has no reduction_table. Fix: make rtl-all")
     designs = a.designs or [d for d in idx["reduction_table"] + idx["table"] if manifest_k(d) in widths]
-    missing = [d for d in designs if not (BUILD / d / "rtl" / f"{d}.json").exists()]
+    missing = [d for d in designs if not manifest_path(d).exists()]
     if missing:
         sys.exit(f"reduction-reports: error: no RTL for {' '.join(missing)}. Fix: make rtl-all")
     if a.designs:

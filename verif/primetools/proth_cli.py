@@ -1,13 +1,14 @@
-"""Command line for the Proth-l prime toolkit (:mod:`modmul.proth`).
+"""Command line for the Proth-l prime toolkit (:mod:`primetools.proth`).
 
-From verif/ (or via scripts/primes.py from the repository root):
+From verif/ (or via scripts/primes.py from the repository root; `python -m primetools.proth_cli`
+works too):
 
-    python -m modmul.proth list K LOGQH 2l|3l            Proth-l primes: q (hex, decimal), l1 l2 l3, v2, max log n
-    python -m modmul.proth count K LOGQH [--method auto|python|c]   number of Proth primes
-    python -m modmul.proth largest BOUND --class ntt --n N
-    python -m modmul.proth largest BOUND --class proth|proth2l|proth3l --k K --logqh H
-    python -m modmul.proth decompose Q K LOGQH 2l|3l [--all]     canonical (or every) l1 l2 l3
-    python -m modmul.proth tables [--big]                 Table 2 and Table 3 counts vs the paper
+    python -m primetools list K LOGQH 2l|3l              Proth-l primes: q (hex, decimal), l1 l2 l3, v2, max log n
+    python -m primetools count K LOGQH [--method auto|python|c]     number of Proth primes
+    python -m primetools largest BOUND --class ntt --n N
+    python -m primetools largest BOUND --class proth|proth2l|proth3l --k K --logqh H
+    python -m primetools decompose Q K LOGQH 2l|3l [--all]       canonical (or every) l1 l2 l3
+    python -m primetools tables [--big]                   Table 2 and Table 3 counts vs the paper
 
 Numbers accept decimal, 0x-hex and 2^E (or 2**E), optionally with +/- an integer: 2^64, 2^63+1.
 Exit status: 0 success; 1 a negative answer (no decomposition, a count that does not match the
@@ -135,7 +136,7 @@ def cmd_tables(a) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m modmul.proth", description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog="python -m primetools", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True, metavar="{list,count,largest,decompose,tables}")
 

@@ -2,7 +2,7 @@
 """FPGA table: resource counts (xc7) and post-route Fmax (ECP5) of the table designs, the reduction
 family's 32- and 64-bit designs and the NTT tiles.
 
-    flow/fpga_reports.py [--collect-only] [--ecp5-tiles] [--ecp5-reductions] [DESIGN...]
+    flow/reports/fpga_table.py [--collect-only] [--ecp5-tiles] [--ecp5-reductions] [DESIGN...]
 
 Runs flow/fpga.py for each design and target unless a result exists for the current RTL
 (--collect-only never runs it). NTT tiles get the xc7 counts; their ECP5 place and route (tens of
@@ -11,7 +11,7 @@ the table uses such a result when it exists. A failure is reported and does not 
 reports/fpga_table.md and .csv, with a comparison against the published FPGA figures of the
 NTT-reduction paper (its Table 3, read from ../shared/papers/NOTES-supporting-papers.md).
 
-Reduction family (section "Reduction family beside the paper's Tables 3 and 4", flow/tosun_tables.py):
+Reduction family (section "Reduction family beside the paper's Tables 3 and 4", flow/reports/tosun_tables.py):
 the reduction_table designs at k = 32 and 64 get the xc7 counts; ECP5 place and route runs by default
 for the 32-bit ones and the 64-bit designs of the paper's five implemented methods (WLM, WLM-Mixed,
 K2RED, Montgomery-Shift, K2RED-Shift: ECP5_REDUCTIONS_64; measured 0.5-3 min per 32-bit design and
@@ -19,28 +19,18 @@ K2RED, Montgomery-Shift, K2RED-Shift: ECP5_REDUCTIONS_64; measured 0.5-3 min per
 64-bit Montgomery, classical Barrett, Plantard and lazy K2RED) with --ecp5-reductions. The paper's Tables 3 and 4 (U280) are parsed from its text.
 """
 import argparse
-import csv
-import json
 import subprocess
 import sys
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
+FLOW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(FLOW))
-from harden import BUILD, rtl_sha256  # noqa: E402
-from pdk import ROOT  # noqa: E402
-from reports import fmt  # noqa: E402
-import tosun_tables  # noqa: E402  (reduction family: the paper's Tables 3 and 4)
+from reports import tosun_tables  # noqa: E402  (reduction family: the paper's Tables 3 and 4)
+from reports.common import (PAPERS, date_span, fmt, fpga_result, generated_by, harden_result, index,  # noqa: E402
+                            manifest, md_head, same_rtl, script, tools_text, write_csv, write_md)
 
-REPORTS = ROOT / "reports"
-NOTES = ROOT.parent / "shared" / "papers" / "NOTES-supporting-papers.md"
+NOTES = PAPERS / "NOTES-supporting-papers.md"
 TARGETS = ("xc7", "ecp5")
-
-
-def result(design, target):
-    p = BUILD / design / "fpga" / target / "metrics.json"
-    return json.loads(p.read_text()) if p.exists() else None
-
 
 def targets(design, ecp5_tiles, ecp5_reductions=False):
     if design.startswith("ntt_"):
@@ -54,8 +44,8 @@ def run_all(designs, ecp5_tiles=False, ecp5_reductions=False):
     failures = {}
     for i, d in enumerate(designs, 1):
         for t in targets(d, ecp5_tiles, ecp5_reductions):
-            old = result(d, t)
-            if old and old.get("rtl_sha256") == rtl_sha256(d):
+            old = fpga_result(d, t)
+            if old and same_rtl(old, d):
                 print(f"fpga-reports: [{i}/{len(designs)}] {d} {t}: up to date ({old['date']})", flush=True)
                 continue
             print(f"fpga-reports: [{i}/{len(designs)}] {d} {t} ...", flush=True)
@@ -92,10 +82,9 @@ ECP5_REDUCTIONS_64 = ("wlm", "wlmm", "k2red", "monts", "k2reds")  # the paper's 
 
 def reduction_manifest(design):
     """The manifest of a reduction-family design (None for the table designs and the tiles)."""
-    p = BUILD / design / "rtl" / f"{design}.json"
-    if design.startswith("ntt_") or not p.exists():
+    mf = None if design.startswith("ntt_") else manifest(design)
+    if mf is None:
         return None
-    mf = json.loads(p.read_text())
     return mf if mf.get("family") in ("mont", "cbarrett", "plantard") + ECP5_REDUCTIONS_64 else None
 
 
@@ -114,7 +103,7 @@ def ecp5_atp(design):
     """Our ECP5 figures and the paper's ATP formula applied to them; None if there is no fitting result.
     ATP uses the logic cells nextpnr places (TRELLIS_COMB: the LUT4s and the two LUT4 halves of every
     CCU2C carry cell); atp_lut4 uses the synthesis' LUT4 count alone (carry cells left out)."""
-    e = result(design, "ecp5")
+    e = fpga_result(design, "ecp5")
     if not e or not e.get("fits") or not e.get("fmax_mhz_median"):
         return None
     c, u, f = e["cells"], e.get("utilization", {}), e["fmax_mhz_median"]
@@ -132,7 +121,7 @@ def reduction_section(designs):
         return []
     L = ["", "## Reduction family beside the paper's Tables 3 and 4 (AMD Alveo U280)", "",
          "The paper's standalone results (Tosun et al., Tables 3 and 4) are parsed from its text "
-         "(`../shared/papers/ntt-modred-fpga-tosun.txt`, flow/tosun_tables.py), not retyped; Table 4's "
+         "(`../shared/papers/ntt-modred-fpga-tosun.txt`, flow/reports/tosun_tables.py), not retyped; Table 4's "
          "Montgomery-Shift 64-bit rows print log q_h = 47 and are read as 17 (erratum 6 of "
          "`../shared/papers/NOTES-supporting-papers.md`). ATP is the paper's (LUT + FF/2 + 100 DSP) / f with f in MHz.", "",
          "**The devices, tools and designs differ.** The paper: AMD Alveo U280 (UltraScale+, 6-input LUTs, "
@@ -164,14 +153,14 @@ def reduction_section(designs):
         L += ["", "### Our 32- and 64-bit designs and the paper's matching rows", "",
               "Paper's row: same method, log q, log q_h (WLM: log q - w) and, for the shift-add methods, Proth-l kind "
               "and pipeline (rho_A/rho_B). Absent figures are `n/a`: a run not made, or no matching row.", "",
-              "| design | paper's row | paper LUT / FF / DSP | paper f (MHz) | paper ATP (computed) | ECP5 LUT4 | CCU2C | "
-              "logic cells | FF | MULT18X18D | Fmax median (MHz) | our ATP (ECP5) | ATP, LUT4 only | xc7 LUT / FF / DSP48E1 |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              *md_head("design", "paper's row", "paper LUT / FF / DSP", "paper f (MHz)", "paper ATP (computed)", "ECP5 LUT4",
+                       "CCU2C", "logic cells", "FF", "MULT18X18D", "Fmax median (MHz)", "our ATP (ECP5)", "ATP, LUT4 only",
+                       "xc7 LUT / FF / DSP48E1")]
         for d in designs:
             mf = reduction_manifest(d)
             pr = tosun_tables.match(paper, mf) if paper else None
             e = ecp5_atp(d)
-            x = result(d, "xc7")
+            x = fpga_result(d, "xc7")
             xr = x["resources"] if x else None
             prow = (f"T{pr['table']} {pr['algorithm']} {pr['k']}/{pr['h']}"
                     + (f" {'ρ_A' if pr['preset'] == 'ra' else 'ρ_B'} {pr['kind']}" if pr.get("preset") else "")) if pr else "n/a"
@@ -203,7 +192,7 @@ def reduction_section(designs):
                       + ". The paper's matching rows on the U280: " + (", ".join(f"{n} {a:.2f}" for a, n in theirs) or "none") + "."]
         claim = tosun_tables.claim()
         L += ["", "### WLM-Mixed against WLM and K2RED (ATP ratio; above 1 favours WLM-Mixed)", "",
-              "| k | ratio | paper: text | paper: Table 3 (computed) | ours: ECP5 ATP | ours: SKY130 A x P |", "|---|---|---|---|---|---|"]
+              *md_head("k", "ratio", "paper: text", "paper: Table 3 (computed)", "ours: ECP5 ATP", "ours: SKY130 A x P")]
         for k in (64, 32):
             fam = {}
             for d in designs:
@@ -227,8 +216,8 @@ def reduction_section(designs):
                          f"{fmt(ao / aw if ao and aw else None, '.2f')} |")
     if paper:
         L += ["", "### The paper's Tables 3 and 4 as parsed", "",
-              "| table | algorithm | ρ | l_3 | log q | log q_h | # primes | max log n | LUT | FF | DSP | f (MHz) | ATP printed | ATP computed | note |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              *md_head("table", "algorithm", "ρ", "l_3", "log q", "log q_h", "# primes", "max log n", "LUT", "FF", "DSP",
+                       "f (MHz)", "ATP printed", "ATP computed", "note")]
         for r in paper:
             L.append(f"| {r['table']} | {r['algorithm']} | {({'ra': 'ρ_A', 'rb': 'ρ_B'}.get(r.get('preset'), ''))} | "
                      f"{({'3l': '✓', '2l': '✗'}.get(r.get('kind'), ''))} | {r['k']} | {r['h']} | {fmt(r['primes'], ',') if r['primes'] is not None else r['primes_text']} | "
@@ -239,10 +228,9 @@ def reduction_section(designs):
 
 def asic_ap(design):
     """Area x critical path (um2 ns) of the SKY130 result, None if absent."""
-    p = BUILD / design / "harden" / "metrics.json"
-    if not p.exists():
+    m = harden_result(design)
+    if m is None:
         return None
-    m = json.loads(p.read_text())
     return m["design__instance__area"] * m["critical_path_ns"]
 
 
@@ -266,24 +254,24 @@ def best_designs(idx):
 
 
 def latency_of(design):
-    p = BUILD / design / "rtl" / f"{design}.json"
-    return json.loads(p.read_text()).get("latency") if p.exists() else None
+    mf = manifest(design)
+    return mf.get("latency") if mf is not None else None
 
 
 def write_best(best, failures):
     """reports/fpga_best.md: the best section on its own (`--best-only` reruns just these designs)."""
     if not best:
         return
-    metas = [m for b in best for d in b[2:] for t in TARGETS if (m := result(d, t))]
+    metas = [m for b in best for d in b[2:] for t in TARGETS if (m := fpga_result(d, t))]
     tools = {k: v for m in metas for k, v in m["tools"].items()}
     L = ["# modforge best on FPGA", "",
-         "Generated by `make reports` or `flow/fpga_reports.py --best-only` from `build/<d>/fpga/<target>/metrics.json`; do not edit. "
-         "Tools: " + ", ".join(f"{k} {v}" for k, v in tools.items()) + "." +
-         (f" Runs dated {min(m['date'] for m in metas)} to {max(m['date'] for m in metas)}." if metas else "")]
+         f"Generated by `make reports` or `{script(__file__)} --best-only` from `build/<d>/fpga/<target>/metrics.json`; do not edit. "
+         "Tools: " + tools_text(tools) + "." +
+         (f" Runs dated {date_span(m['date'] for m in metas)}." if metas else "")]
     L += best_section(best)[2:]
     if failures:
         L += ["", "## Failed runs", ""] + [f"- {d} {t}: {why}" for (d, t), why in failures.items()]
-    (REPORTS / "fpga_best.md").write_text("\n".join(L) + "\n")
+    write_md("fpga_best.md", L)
 
 
 def best_section(best):
@@ -295,13 +283,13 @@ def best_section(best):
          "every product and subtraction outside the products (`p` masks " +
          ", ".join(f"{f} `{m}`" for f, m in FPGA_PIPE_MASK.items()) + "; README, \"Pipeline registers\").",
          "The `_fast` products are explicit Booth/Dadda trees: on an FPGA they are LUTs, not DSPs.", "",
-         "| k | family | design | latency | xc7 LUT | xc7 FF | xc7 DSP48E1 | ECP5 LUT4 | ECP5 FF | MULT18X18D | ECP5 Fmax median (MHz) | vs paper-faithful |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+         *md_head("k", "family", "design", "latency", "xc7 LUT", "xc7 FF", "xc7 DSP48E1", "ECP5 LUT4", "ECP5 FF", "MULT18X18D",
+                  "ECP5 Fmax median (MHz)", "vs paper-faithful")]
     for fam, k, base, fast, pipe in best:
-        eb = result(base, "ecp5") or {}
+        eb = fpga_result(base, "ecp5") or {}
         fb = eb.get("fmax_mhz_median")
         for d, what in ((base, "paper-faithful"), (fast, "`_fast`"), (pipe, "FPGA-pipelined")):
-            x, e = result(d, "xc7") or {}, result(d, "ecp5") or {}
+            x, e = fpga_result(d, "xc7") or {}, fpga_result(d, "ecp5") or {}
             xr, u = x.get("resources", {}), e.get("utilization", {})
             f = e.get("fmax_mhz_median")
             rel = f"{f / fb:.2f}x" if f and fb and d != base else ""
@@ -321,10 +309,7 @@ def main():
     ap.add_argument("--ecp5-reductions", action="store_true",
                     help="place and route every 32- and 64-bit reduction design on ECP5 (default: ECP5_REDUCTIONS_64 at 64 bits)")
     a = ap.parse_args()
-    index = BUILD / "designs.json"
-    if not index.exists():
-        sys.exit("fpga-reports: error: build/designs.json is missing. Fix: make rtl-all")
-    idx = json.loads(index.read_text())
+    idx = index("fpga-reports")
     best = best_designs(idx)
     if a.best_only:
         designs = list(dict.fromkeys(d for b in best for d in b[2:]))
@@ -342,7 +327,7 @@ def main():
         return 1 if failures else 0
     rows = []
     for d in designs:
-        x, e = result(d, "xc7"), result(d, "ecp5")
+        x, e = fpga_result(d, "xc7"), fpga_result(d, "ecp5")
         r = {"design": d}
         if x:
             r.update({f"xc7_{k.lower().replace('/', '_')}": v for k, v in x["resources"].items()})
@@ -356,23 +341,18 @@ def main():
             r["ecp5_fmax_mhz_best"] = e.get("fmax_mhz_best")
         r["failures"] = "; ".join(f"{t}: {why}" for (dd, t), why in failures.items() if dd == d) or None
         rows.append(r)
-    REPORTS.mkdir(exist_ok=True)
-    keys = list(dict.fromkeys(k for r in rows for k in r))
-    with open(REPORTS / "fpga_table.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        w.writerows(rows)
+    write_csv("fpga_table.csv", rows)
 
-    metas = [m for d in designs for t in TARGETS if (m := result(d, t))]
+    metas = [m for d in designs for t in TARGETS if (m := fpga_result(d, t))]
     tools = {k: v for m in metas for k, v in m["tools"].items()}
     ecp5 = next((m for m in metas if m["target"] == "ecp5"), None)
     lines = ["# FPGA results of the modular multipliers and NTT tiles",
-             "", "Generated by `make reports` (flow/fpga_reports.py) from `build/<d>/fpga/<target>/metrics.json`, the same",
-             "generated Verilog as the ASIC flow. Tools: " + ", ".join(f"{k} {v}" for k, v in tools.items()) + ".",
-             f"Runs dated {min(m['date'] for m in metas)} to {max(m['date'] for m in metas)}." if metas else "",
+             "", f"{generated_by(__file__)} from `build/<d>/fpga/<target>/metrics.json`, the same",
+             "generated Verilog as the ASIC flow. Tools: " + tools_text(tools) + ".",
+             f"Runs dated {date_span(m['date'] for m in metas)}." if metas else "",
              "", "## Xilinx 7-series (Yosys `synth_xilinx -family xc7`): resource counts",
              "", "No Fmax: no open tool gives signoff timing for Xilinx parts.",
-             "", "| design | LUT | FF | DSP48E1 | BRAM | LUTRAM/SRL | CARRY4 |", "|---|---|---|---|---|---|---|"]
+             "", *md_head("design", "LUT", "FF", "DSP48E1", "BRAM", "LUTRAM/SRL", "CARRY4")]
     for r in rows:
         lines.append(f"| {r['design']} | {fmt(r.get('xc7_lut'))} | {fmt(r.get('xc7_ff'))} | {fmt(r.get('xc7_dsp'))} | "
                      f"{fmt(r.get('xc7_bram'))} | {fmt(r.get('xc7_lutram_srl'))} | {fmt(r.get('xc7_carry4'))} |")
@@ -380,14 +360,14 @@ def main():
         lines += ["", f"## Lattice ECP5 {ecp5['part']} ({ecp5['package']}): nextpnr place and route",
                   "", f"Out of context (as a core: no I/O buffers), clock constraint {ecp5['clock_constraint_mhz']} MHz, "
                   f"seeds {', '.join(map(str, ecp5['seeds']))}; Fmax is nextpnr's post-route figure, median and best over the seeds.",
-                  "", "| design | LUT4/comb | FF | MULT18X18D | Fmax median (MHz) | Fmax best (MHz) | note |", "|---|---|---|---|---|---|---|"]
+                  "", *md_head("design", "LUT4/comb", "FF", "MULT18X18D", "Fmax median (MHz)", "Fmax best (MHz)", "note")]
         for r in rows:
             note = "" if r.get("ecp5_fits", True) else f"does not fit: {r['ecp5_overflow']} overflows"
             if "ecp5_fits" not in r and r["design"].startswith("ntt_"):
                 note = f"not run by `make reports` (tens of minutes per seed): `make fpga DESIGN={r['design']} TARGET=ecp5`"
             elif "ecp5_fits" not in r and reduction_manifest(r["design"]) and not ecp5_by_default(r["design"]):
                 note = (f"not run by `make reports` (about 4 min): `make fpga DESIGN={r['design']} TARGET=ecp5` "
-                        "or `flow/fpga_reports.py --ecp5-reductions`")
+                        f"or `{script(__file__)} --ecp5-reductions`")
             lines.append(f"| {r['design']} | {fmt(r.get('ecp5_trellis_comb'))} | {fmt(r.get('ecp5_trellis_ff'))} | "
                          f"{fmt(r.get('ecp5_mult18x18d'))} | {fmt(r.get('ecp5_fmax_mhz_median'), '.1f')} | "
                          f"{fmt(r.get('ecp5_fmax_mhz_best'), '.1f')} | {note} |")
@@ -399,7 +379,7 @@ def main():
                   "special forms. Ours are complete k-bit modular *multipliers* (product included) for any modulus in",
                   "range, counted by Yosys for 7-series and placed by nextpnr on ECP5: different devices, tools and",
                   "functions, so compare orders of magnitude, not ratios.", "",
-                  "| log q | their rows | LUT | FF | DSP | Freq. (MHz) |", "|---|---|---|---|---|---|"]
+                  *md_head("log q", "their rows", "LUT", "FF", "DSP", "Freq. (MHz)")]
         for lq in (32, 64):
             sel = [p for p in pub if p["log_q"] == lq]
             if sel:
@@ -410,7 +390,7 @@ def main():
     lines += ["", "The modforge-best designs on FPGA: reports/fpga_best.md."]
     if failures:
         lines += ["", "## Failed runs", ""] + [f"- {d} {t}: {why}" for (d, t), why in failures.items()]
-    (REPORTS / "fpga_table.md").write_text("\n".join(lines) + "\n")
+    write_md("fpga_table.md", lines)
     print(f"fpga-reports: wrote reports/fpga_table.md and .csv; {len(failures)} failed")
     return 1 if failures else 0
 

@@ -26,7 +26,7 @@ the algorithms, not the tables.
 Moduli (our choice; the paper gives no q, omega or theta, notes 1.2): for each Table I set, q is
 the largest prime q = 1 (mod 2n) below 2^logq (so q has exactly logq bits), and psi (the paper's
 theta, a primitive 2n-th root of unity, psi^n = -1 mod q) is g^((q-1)/2n) for the smallest g >= 2
-that gives psi^n = -1: the search of modmul.ntt.find_psi, which the NTT tiles use too.
+that gives psi^n = -1: the search of ntt.ntt.find_psi, which the NTT tiles use too.
 """
 import os
 import re
@@ -34,8 +34,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from modmul.ntt import find_psi
-from modmul.primes import ntt_prime
+from primetools.primes import ntt_prime
+
+from .ntt import find_psi
 
 REPO = Path(__file__).resolve().parents[2]
 MILLAR = "ssa-hls-polymul-millar.txt"

@@ -1,7 +1,7 @@
 """Host side of the NTT tile's RAM variant (``ntt_..._ram``): what to write to its twiddle RAM and
 drive on its modulus ports, from (k, q, psi) and the tile's multiplier arrangement.
 
-    from modmul.ntt_host import modulus_ports, twiddle_writes
+    from ntt.ntt_host import modulus_ports, twiddle_writes
     for name, value in modulus_ports(k, q, "gshoup").items(): ...      # mod_q, mod_gshoup_m, ...
     for inverse, index, w, r in twiddle_writes(n, k, q, psi, "gshoup"): ...  # tw_inverse, tw_index, tw_w, tw_r
 
@@ -17,10 +17,11 @@ q, Montgomery's q' = -q^-1 mod 2^k (mod_red_mp) and C = F^-2 = 2^2x mod q (mod_r
 constant of PWMUL's second pass. wlmm and k2red need a Proth q = q_h 2^(k-h) + 1, q_h < 2^h,
 with h = reduction_h(k, arrangement).
 """
+from modmul.precompute import barrett_params, check_shoup_modulus, gshoup_params
+from primetools.primes import is_probable_prime, ntt_prime
+from reduction import check_modulus, parse_reduction
+
 from . import ntt
-from .precompute import barrett_params, check_shoup_modulus, gshoup_params
-from .primes import is_probable_prime, ntt_prime
-from .reduction import check_modulus, parse_reduction
 
 SEED = ("barrett", "shoupbarrett", "gshoup")
 REDUCTIONS = ("mont", "wlmm", "k2red")
@@ -34,7 +35,7 @@ def reduction_h(k: int, arrangement: str) -> int:
 
 
 def reduction_design(k: int, arrangement: str):
-    """The reduction-family design of a reduction arrangement's units (modmul.reduction)."""
+    """The reduction-family design of a reduction arrangement's units (reduction)."""
     name = f"mont_{k}" if arrangement == "mont" else f"{arrangement}_{k}_h{reduction_h(k, arrangement)}"
     return parse_reduction(name)
 

@@ -1,6 +1,0 @@
-"""The reduction family of the NTT-reduction paper (Tosun et al.): names, precomputation, models."""
-from .names import FAMILIES, ReductionDesign, parse_reduction
-from .precompute import check_modulus, reduction_ports
-from .models import model
-
-__all__ = ["FAMILIES", "ReductionDesign", "parse_reduction", "check_modulus", "reduction_ports", "model"]

@@ -1,0 +1,7 @@
+"""The prime toolkit: test and NTT-friendly primes (``primes``), the Proth and Proth-l primes of
+Tosun et al. (``proth``, with the C counter ``proth_native``), the paper's prime counts parsed from
+its text (``paper_tables``) and the command line (``proth_cli``; ``python -m primetools`` from
+verif/, or scripts/primes.py from the repository root).
+
+This package imports nothing from the other verif packages: reduction, modmul and ntt build on it.
+"""
