@@ -57,7 +57,8 @@ rtl: setup
 rtl-all: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best
 
-# Synthesis and STA at three corners (README, "Hardening"); results in build/<d>/harden/.
+# Synthesis and STA at three corners (docs/flow.md, "Hardening (SKY130 with LibreLane)"); results in
+# build/<d>/harden/.
 harden: rtl
 	.venv/bin/python flow/harden.py $(DESIGN)
 
@@ -132,7 +133,7 @@ reports: rtl-all
 	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
 	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
 
-# Design-space exploration (README, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
+# Design-space exploration (docs/modmul.md, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
 # FAMILY=barrett,shoup,gshoup K=32,64 (full sweeps) WIDE=128,256 (the best few of k = 64; WIDE= skips) JOBS=<cores>; DASK=tcp://host:8786 runs the points on a Dask
 # cluster (workers share this folder); DASK_LOCAL=N on a local one. Resumable: finished points are kept.
 FAMILY ?= barrett,shoup,gshoup
@@ -173,8 +174,9 @@ peer: setup
 
 # The software baseline of the SSA polynomial multiplier (Millar et al., issue 10): the negacyclic
 # product in Z_q[x]/(x^n + 1) with NTL (ZZ_pX) and FLINT (fmpz_mod_poly, nmod_poly), -O2 and the
-# libraries' default settings (README, "Polynomial multiplication at FHE sizes"). SETS=<n>_<logq>,... picks Table I sets (all by
-# default); REPS timed products per library and set (default 7; fewer when a set passes ~10 s).
+# libraries' default settings (docs/polymul.md, "Measurements and the software baseline").
+# SETS=<n>_<logq>,... picks Table I sets (all by default); REPS timed products per library and set
+# (default 7; fewer when a set passes ~10 s).
 SW      := $(BUILD)/sw
 SW_CXX  ?= g++
 SW_CC   ?= gcc

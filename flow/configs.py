@@ -48,7 +48,7 @@ def macros_config(pdk, names, with_macros: bool) -> dict:
             "gds": [pdk_path(pdk, v.gds) if v.gds else "pdk_dir::" + open_pdks_view("gds", v.name)],
             "lef": [pdk_path(pdk, v.lef)],
             "vh": [pdk_path(pdk, v.verilog)],
-            # tt only: the same view times every corner (README, "Polynomial multiplication at FHE sizes")
+            # tt only: the same view times every corner (docs/ntt.md, "ASIC and FPGA flows with macros")
             "lib": {"*": [pdk_path(pdk, v.lib_tt)]},
             "instances": {}} for v in views}
     return c

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Design-space exploration of the modular multipliers (README, "Design-space exploration").
+"""Design-space exploration of the modular multipliers (docs/modmul.md, "Design-space exploration").
 
     flow/dse.py [--family barrett,shoup,gshoup] [--k 32,64] [-j N] [--scheduler ADDR | --local-cluster N]
                 [--rerun] [--report-only]
@@ -273,7 +273,8 @@ def targets(family: str, k: int, runner: "Runner", rerun: bool, log: list):
 def target_section(points: dict) -> list:
     out = ["", "## The ABC delay target", "",
            "Yosys 0.70 does not substitute `{D}` in a `-script` file, so the paper-faithful recipe's target never reaches",
-           "ABC (README, \"Synthesis options\"). Written into the script (`d<ps>`), on the paper-faithful RTL with the `drc`",
+           "ABC (docs/flow.md, \"Synthesis options\"). Written into the script (`d<ps>`), on the paper-faithful RTL "
+           "with the `drc`",
            "don't-use list; the last targets are the period the design reaches without a target (rounded) and twice it:", "",
            "| design | target (ps) | area (um2) | critical path (ns) | 1/(P*A) | vs no target (`__drc`) |", "|---|---|---|---|---|---|"]
     rows = 0
@@ -465,7 +466,7 @@ HISTORY = BUILD / "dse" / "history.json"
 def limit_section(by_fam: dict, eff) -> list:
     """What limits the efficiency of the best designs at the widest k: their worst path's start,
     and, where flow/experiments/abc_input_drive.py has measured them, the figures with a driving
-    cell for ABC's inputs (README, "What limits the efficiency at wide k")."""
+    cell for ABC's inputs (docs/modmul.md, "What limits the efficiency at wide k")."""
     out = ["", "### What limits it", "",
            "The worst path of each best design (tt), and where `flow/experiments/abc_input_drive.py` has run, the same",
            "design with a driving cell for ABC's primary inputs (flip-flop outputs) and `buffer -N 16 -p`",

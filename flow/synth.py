@@ -39,7 +39,7 @@ endmodule
 
 @dataclass(frozen=True)
 class SynthOptions:
-    """The levers of the synthesis recipe (README, "Synthesis options"). The defaults are the
+    """The levers of the synthesis recipe (docs/flow.md, "Synthesis options"). The defaults are the
     recipe of the paper's Table 1 reproduction and must stay byte-identical to it.
 
     booth       `synth -booth`: Yosys's radix-4 Booth multipliers for `*`.
@@ -48,7 +48,7 @@ class SynthOptions:
     script_target  write `-D <target_ps>` into the ABC script. Yosys 0.70 substitutes {D} only in
                 its built-in scripts, not in a -script file: the default recipe's `&nf {D}`,
                 `upsize -D {D}` reach ABC with the literal text `{D}`, so no delay target reaches
-                &nf, upsize or dnsize at all (README, "Synthesis options"). Off by default: Table 1's
+                &nf, upsize or dnsize at all (docs/flow.md, "Synthesis options"). Off by default: Table 1's
                 recipe is kept as it was measured.
     dont_use    the don't-use recipe (pdk_config/pdk.json `dont_use`: the PDK's cell lists of each):
                 "openlane": no_synth.cells + drc_exclude.cells (OpenLane's list: no _1 drive

@@ -107,8 +107,8 @@ class STA(Step):
         corners = self.config["MODFORGE_STA_CORNERS"] or list(CORNERS)
         for corner in corners:
             tcl, log = step_dir / f"sta_{corner}.tcl", step_dir / f"sta_{corner}.log"
-            # The macros' tt view at every corner: the only one they have (README, "Polynomial
-            # multiplication at FHE sizes"); the standard cells take the corner's own.
+            # The macros' tt view at every corner: the only one they have (docs/ntt.md, "ASIC and
+            # FPGA flows with macros"); the standard cells take the corner's own.
             macros = "".join(f"read_liberty {lib}\n" for lib in self.config["MODFORGE_MACRO_LIBS"] or [])
             tcl.write_text(macros + TCL.format(lib=pdk.liberty(corner), netlist=netlist, top=top, period_ns=period,
                                                drive_cell=DRIVE_CELL))

@@ -259,7 +259,7 @@ def best_section(ours) -> str:
 
 The configurations the design-space exploration found best (`make dse`, reports/dse.md), one flag
 away from the paper-faithful ones above: `<family>_<k>_fast`, an alias of the variant in brackets
-(README, "Design-space exploration"). Same flow; the ratios are throughput per area 1/(P*A) (and
+(docs/modmul.md, "Design-space exploration"). Same flow; the ratios are throughput per area 1/(P*A) (and
 the paper's efficiency, the same ratio at equal k) against the paper-faithful design of the table.
 
 {chr(10).join(rows)}

@@ -281,7 +281,7 @@ def best_section(best):
          "The paper-faithful designs beside their `_fast` configurations (best throughput per area in SKY130, reports/dse.md)",
          "and a variant pipelined for the FPGA: Verilog `*`, so the products stay in DSP blocks, with a register after",
          "every product and subtraction outside the products (`p` masks " +
-         ", ".join(f"{f} `{m}`" for f, m in FPGA_PIPE_MASK.items()) + "; README, \"Pipeline registers\").",
+         ", ".join(f"{f} `{m}`" for f, m in FPGA_PIPE_MASK.items()) + "; docs/modmul.md, \"Pipeline registers\").",
          "The `_fast` products are explicit Booth/Dadda trees: on an FPGA they are LUTs, not DSPs.", "",
          *md_head("k", "family", "design", "latency", "xc7 LUT", "xc7 FF", "xc7 DSP48E1", "ECP5 LUT4", "ECP5 FF", "MULT18X18D",
                   "ECP5 Fmax median (MHz)", "vs paper-faithful")]

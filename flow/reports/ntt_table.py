@@ -188,7 +188,8 @@ def write(rows, failures, mults):
     lines = ["# NTT tiles in SKY130: the paper's Figure 3 in hardware", "",
              f"{generated_by(__file__)} from `build/<d>/harden/metrics.json` and the tiles' "
              "manifests; do not edit. Area and critical path: post-synthesis, no wire parasitics, typical corner "
-             "(tt_025C_1v80), inputs driven by buf_2 (README, \"Hardening\"). Cycles: the tile's promised counts, "
+             "(tt_025C_1v80), inputs driven by buf_2 (docs/flow.md, \"Hardening (SKY130 with LibreLane)\"). "
+             "Cycles: the tile's promised counts, "
              "checked in simulation by `make test`. Twiddle bits: forward and inverse tables of N entries, W and, for "
              "the Shoup paths, W' (ROM: constant logic; RAM: flip-flops); the coefficients take 2 x N x k bits of "
              "flip-flops in every tile. Times are at the STA clock (period = critical path). A polynomial "
@@ -211,7 +212,8 @@ def write(rows, failures, mults):
     lines += ["", "NTT cycles (from each tile's manifest, checked in simulation): the ideal (N/2) log2(N) / P in brackets; "
               "a stage starts as soon as everything it reads has been written, so the stages overlap and only the "
               "gaps max(0, lag + L + 2 - N/(2P)) remain, plus L + 2 cycles at the end (L the butterfly latency; "
-              "README, \"NTT tile\"). Butterfly utilization = ideal / NTT cycles. PWMUL cycles = N/P + L + 2; the "
+              "docs/ntt.md, \"Architecture and cycle counts\"). Butterfly utilization = ideal / NTT cycles. "
+              "PWMUL cycles = N/P + L + 2; the "
               "reduction arrangements (Montgomery, WLM-Mixed, K2RED), whose product of two data values leaves the "
               "factor F = 2^-x, add a second pass by C = F^-2 that follows the first without a gap when N/P >= L + 2.", "",
               *best_section(rows),
@@ -264,7 +266,8 @@ def main():
         write_best([row(d) for d in designs], failures)
         print(f"ntt-reports: wrote reports/ntt_best.md; {len(failures)} failed")
         return 1 if failures else 0
-    if not a.designs:  # the tiles on the `_fast` configurations' products (README, "Design-space exploration")
+    # The tiles on the `_fast` configurations' products (docs/modmul.md, "Design-space exploration").
+    if not a.designs:
         designs = designs + read_json(INDEX).get("ntt_best", [])
     missing = [d for d in designs if not manifest_path(d).exists()]
     if missing:

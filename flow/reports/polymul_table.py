@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Polynomial multiplication at FHE sizes: reports/polymul_table.md (+ .csv, polymul_table.png), the
 SRAM-backed NTT tile against the SSA polynomial-multiplier paper (Millar et al., Tables I, II, IV) and
-against NTL and FLINT on this machine (README, "Polynomial multiplication at FHE sizes").
+against NTL and FLINT on this machine (docs/polymul.md).
 
     flow/reports/polymul_table.py [--collect-only] [--rerun]
 

@@ -34,7 +34,8 @@ class ModMulBench:
         self.dut = dut
         self.design = manifest["design"]
         self.family = parse_design(self.design).family
-        # The lazy K2RED returns t' itself: signed, -m < t' < 2m, t' = a*b mod m (README).
+        # The lazy K2RED returns t' itself: signed, -m < t' < 2m, t' = a*b mod m
+        # (docs/reduction.md, "Ports and the pre-scaled operand").
         self.lazy = bool(manifest.get("lazy"))
         self.out_bits = next(p["width"] for p in manifest["ports"] if p["name"] == "out_t")
         self.latency = manifest["latency"]
@@ -162,7 +163,9 @@ async def last_correction(dut):
     tb = await _bench(dut, salt=4)
     for i in range(60):
         case = last_correction_case(tb.design, tb.rng, exact=i % 2 == 1)
-        if case is None:  # Plantard: its line 3 never fires (README)
+        # Plantard: its line 3 never fires (docs/reduction.md, "Where we depart from the NTT-reduction
+        # paper (Tosun et al.)", 5).
+        if case is None:
             break
         a, b, m = case
         await tb.step(tb.op(a, b, m, "full" if tb.family == "gshoup" else None, "last_correction"))

@@ -4,7 +4,8 @@ The tile is described by its manifest (``MODFORGE_MANIFEST``: N, k, P, q, psi, l
 cycle counts it promises, command codes). Every result is checked against :mod:`ntt.ntt`,
 a direct O(N^2) evaluation of the negacyclic transform at odd powers of psi and a schoolbook
 negacyclic product: no butterflies, no twiddle tables. Cycle counts are checked against the
-formula below, written here from the README, and against the manifest.
+formula below, written here from docs/ntt.md ("Architecture and cycle counts"), and against the
+manifest.
 
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_STALL (probability
 of a stalled beat on the load and unload streams in the stall tests, default 0.3), MODFORGE_CLK_NS.
@@ -24,14 +25,17 @@ from primetools.primes import ntt_prime
 
 LOAD, UNLOAD, NTT, INTT, PWMUL = 0, 1, 2, 3, 4
 NAMES = {LOAD: "LOAD", UNLOAD: "UNLOAD", NTT: "NTT", INTT: "INTT", PWMUL: "PWMUL"}
-MUL_LATENCY = {"barrett": 4, "shoupbarrett": 4, "gshoup": 6,  # the multipliers' pipelines (README)
+# The multipliers' pipelines (docs/ntt.md, "Architecture and cycle counts" and "Reduction arrangements
+# (mont, wlmm, k2red)").
+MUL_LATENCY = {"barrett": 4, "shoupbarrett": 4, "gshoup": 6,
                "mont": 4, "wlmm": 6, "k2red": 6}
-# PWMUL passes: the reduction arrangements' X Y F, then times C = F^-2 (README, "NTT tile").
+# PWMUL passes: the reduction arrangements' X Y F, then times C = F^-2 (docs/ntt.md,
+# "Reduction arrangements (mont, wlmm, k2red)").
 PW_PASSES = {"barrett": 1, "shoupbarrett": 1, "gshoup": 1, "mont": 2, "wlmm": 2, "k2red": 2}
 
 
 def stage_lag(b, p):
-    """README, "NTT tile", cycle counts: the lag of the transition between the stages at pair
+    """docs/ntt.md, "Architecture and cycle counts": the lag of the transition between the stages at pair
     distances 2^b and 2^(b-1) (NTT b then b-1, INTT b-1 then b), b >= 1: the next stage's cycle c
     reads only coefficients the stage before issued by its cycle c + lag."""
     bank_bits = (2 * p).bit_length() - 1
@@ -41,7 +45,7 @@ def stage_lag(b, p):
 
 
 def expected_cycles(op, n, p, arrangement, storage="flops"):
-    """README, "NTT tile", cycle counts: butterfly latency L = multiplier + 2 registers; each stage
+    """docs/ntt.md, "Architecture and cycle counts": butterfly latency L = multiplier + 2 registers; each stage
     issues T = N/(2P) cycles (a PWMUL pass N/P), the next stage starts max(0, lag + L + 2 - T) cycles
     after (a second PWMUL pass max(0, L + 2 - N/P)), and the last results take L + 1 more, done one.
     SRAM storage (docs/sram_tile.md): the synchronous read takes the place of the operand register,
@@ -175,7 +179,7 @@ class NttBench:
     def check_cycles(self, results):
         for r in results:
             want = expected_cycles(r["op"], self.n, self.p, self.arrangement, self.storage) + r["stalls"]
-            assert r["cycles"] == want, (f"{self.name}: {NAMES[r['op']]} took {r['cycles']} cycles, the README "
+            assert r["cycles"] == want, (f"{self.name}: {NAMES[r['op']]} took {r['cycles']} cycles, the docs/ntt.md "
                                          f"formula gives {want} ({r['stalls']} stalls)")
             assert self.m["cycles"][NAMES[r["op"]]] + r["stalls"] == r["cycles"], f"{self.name}: manifest cycles differ"
 

@@ -1,4 +1,5 @@
-"""Design names `<family>_<k>`, the same rules as the registry in hw/ (Designs.scala).
+"""Design names `<family>_<k>`, the same rules as the registry in hw/ (Registry.scala,
+modmul/Designs.scala).
 
 tests/test_registry.py checks that the two agree, through the index the generator writes.
 """

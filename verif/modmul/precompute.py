@@ -6,8 +6,9 @@ except ``clk``, ``reset`` and ``in_valid``. Drive those values and the design re
 default) computes r in hardware from g; ``"shoup"`` passes the precomputed Shoup r (as for
 NTT twiddle factors) on ``in_r``.
 
-Preconditions (README, "Preconditions"), each rejected with :class:`PreconditionError` (defined in
-reduction.precompute, which the reduction family's checks share; re-exported here):
+Preconditions (docs/modmul.md, "Preconditions and precomputation"), each rejected with
+:class:`PreconditionError` (defined in reduction.precompute, which the reduction family's checks
+share; re-exported here):
   * 0 <= a, b < m;
   * barrett_k: 3 <= m < 2^k, m not a power of two;
   * shoup_k:   2 <= m, 2m < 2^k;

@@ -5,17 +5,17 @@ drive on its modulus ports, from (k, q, psi) and the tile's multiplier arrangeme
     for name, value in modulus_ports(k, q, "gshoup").items(): ...      # mod_q, mod_gshoup_m, ...
     for inverse, index, w, r in twiddle_writes(n, k, q, psi, "gshoup"): ...  # tw_inverse, tw_index, tw_w, tw_r
 
-Tables (README, "NTT tile"): entry i in 1..N-1 of the forward table is psi^bitrev(i) (SEAL's root
+Tables (docs/ntt.md, "Ports"): entry i in 1..N-1 of the forward table is psi^bitrev(i) (SEAL's root
 powers), of the inverse table psi^-bitrev(i) / 2 (the 1/2 of each Gentleman-Sande stage makes
 N^-1 over log2 N stages). Each W comes with the companion its Shoup path needs:
 floor(W 2^k / q) for Shoup, floor(W 2^k / M') for GShoup (M' = q << l), none for Barrett.
 
-The reduction arrangements (mont, wlmm, k2red: one reduction-family multiplier per unit, README
-"NTT tile") return A B F mod q with F = 2^-x (x = k for mont and wlmm, 2(k - h) for k2red), so
-every W is stored pre-scaled as W 2^x mod q (no companion), and the modulus ports carry, besides
-q, Montgomery's q' = -q^-1 mod 2^k (mod_red_mp) and C = F^-2 = 2^2x mod q (mod_red_c), the
-constant of PWMUL's second pass. wlmm and k2red need a Proth q = q_h 2^(k-h) + 1, q_h < 2^h,
-with h = reduction_h(k, arrangement).
+The reduction arrangements (mont, wlmm, k2red: one reduction-family multiplier per unit; docs/ntt.md,
+"Reduction arrangements (mont, wlmm, k2red)") return A B F mod q with F = 2^-x (x = k for mont and
+wlmm, 2(k - h) for k2red), so every W is stored pre-scaled as W 2^x mod q (no companion), and the
+modulus ports carry, besides q, Montgomery's q' = -q^-1 mod 2^k (mod_red_mp) and
+C = F^-2 = 2^2x mod q (mod_red_c), the constant of PWMUL's second pass. wlmm and k2red need a
+Proth q = q_h 2^(k-h) + 1, q_h < 2^h, with h = reduction_h(k, arrangement).
 """
 from modmul.precompute import barrett_params, check_shoup_modulus, gshoup_params
 from primetools.primes import is_probable_prime, ntt_prime

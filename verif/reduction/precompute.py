@@ -5,7 +5,7 @@ Montgomery-type ones, -2^-2k for Plantard), the host passes a pre-scaled B, exac
 stores pre-scaled twiddles: B * 2^x mod m on in_b (Plantard: (B * -2^2k mod m) * m^-1 mod 2^2k,
 its precomputed constant operand). A is never scaled.
 
-Modulus classes (README, "Reduction family"); a modulus outside its design's class raises
+Modulus classes (docs/reduction.md); a modulus outside its design's class raises
 PreconditionError naming the class, the failed condition, and the toolkit command that finds
 valid primes (primetools.proth).
 
@@ -16,7 +16,8 @@ from primetools.proth import proth_l_decompose, proth_l_value
 
 from .names import ReductionDesign
 
-TOOLKIT = ".venv/bin/python scripts/primes.py"  # from the repository root (README, "Prime toolkit")
+# From the repository root (docs/reduction.md, "Prime toolkit (Proth and Proth-l primes)").
+TOOLKIT = ".venv/bin/python scripts/primes.py"
 
 
 class PreconditionError(ValueError):

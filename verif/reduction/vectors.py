@@ -1,6 +1,6 @@
 """Test moduli of the reduction family, by class, for the model tests and the cocotb bench.
 
-Each design's class (README, "Reduction family") is sampled where its edges are:
+Each design's class (docs/reduction.md) is sampled where its edges are:
   prime_top        primes just below the top of the class's range
   prime_far        primes far below it (a random, much smaller size where the class allows)
   composite        composites in the class (the algorithms must not need primality)

@@ -1,6 +1,6 @@
 """LibreLane's Classic flow accepts a table design's and an SRAM tile's configuration with this PDK
-(flow/check_classic.py; README, "Hardening"). The RTL comes from `make test`'s generator call
-(gshoup_32 and ntt_16_32_p1_gshoup_sram)."""
+(flow/check_classic.py; docs/flow.md, "Hardening (SKY130 with LibreLane)"). The RTL comes from
+`make test`'s generator call (gshoup_32 and ntt_16_32_p1_gshoup_sram)."""
 import sys
 from pathlib import Path
 

@@ -26,7 +26,7 @@ def test_names_and_levers():
 
 
 def test_truncation_keeps_the_corrections():
-    # README, "Truncated quotient products": at k = 32, Barrett c <= 27, Shoup c <= 26, GShoup (24, 25)
+    # docs/modmul.md, "Truncated quotient products": at k = 32, Barrett c <= 27, Shoup c <= 26, GShoup (24, 25)
     assert dse.truncation("barrett", 32) == ["t27"]
     assert dse.truncation("shoup", 32) == ["t26"]
     assert dse.truncation("gshoup", 32) == ["t24q25"]

@@ -38,7 +38,7 @@ FAST = [
     "ntt_64_32_p2_gshoup_sram",      # a gap between the first two stages, none after
 ]
 # N = 1024 (twiddle banks of four macro rows) and a wide-coefficient Table I set of the SSA paper,
-# polymul_4096_113 (BarrettOpt, 113-bit q in four macro columns; README, "Polynomial multiplication at FHE sizes").
+# polymul_4096_113 (BarrettOpt, 113-bit q in four macro columns; docs/polymul.md).
 LONG = ["ntt_1024_64_p2_gshoup_ram_sram", "polymul_4096_113"]
 CASES = FAST + (LONG if os.environ.get("MODFORGE_NTT_LONG") == "1" else [])
 

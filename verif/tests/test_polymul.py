@@ -1,4 +1,4 @@
-"""The polymul_<n>_<logq> designs (README, "Polynomial multiplication at FHE sizes"): the registry
+"""The polymul_<n>_<logq> designs (docs/polymul.md): the registry
 against the SSA paper's Table I as parsed from its text, q and psi against an independent search
 (verif/ntt/millar_tables.py: its own prime search and root finder, not the generator's), the
 refusals, and the cycle promise against the ideal. `make test` generates polymul_1024_19 and writes

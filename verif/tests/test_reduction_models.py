@@ -103,7 +103,7 @@ def small_designs(k, family):
 
 
 def class_moduli(d):
-    """Every modulus of d's class, from the class definitions (README, "Reduction family")."""
+    """Every modulus of d's class, from the class definitions (docs/reduction.md)."""
     k, f = d.k, d.family
     if f == "mont":
         return list(range(3, 1 << k, 2))
@@ -481,7 +481,8 @@ def test_prescaling_is_needed(name):
 
 
 # ---------------------------------------------------------------- 4. preconditions and names
-# The prime toolkit's command line (README, "Prime toolkit"), from the root or from verif/.
+# The prime toolkit's command line (docs/reduction.md, "Prime toolkit (Proth and Proth-l primes)"),
+# from the root or from verif/.
 TOOLKIT_CMD = r"(?:scripts/primes\.py|python -m primetools)"
 TOOLKIT = re.compile(TOOLKIT_CMD + r" (.+)$")
 

@@ -1,4 +1,4 @@
-"""Truncated quotient products (issue lever 1, README "Truncated quotient products").
+"""Truncated quotient products (issue lever 1, docs/modmul.md, "Truncated quotient products").
 
 Dropping the c low columns of a quotient product makes q smaller: the truncated
 floor(ab / 2^s) is at most E(c, s) = ceil(Dmax(c) / 2^s) below the exact one, Dmax(c) =

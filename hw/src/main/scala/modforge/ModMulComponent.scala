@@ -4,7 +4,7 @@ import modforge.modmul.Designs
 
 import spinal.core._
 
-/** The port convention shared by every modular multiplier (README, "Interface").
+/** The port convention shared by every modular multiplier (docs/modmul.md, "Interface").
   *
   * `clk` and `reset` (synchronous, active high) come from the clock domain; each design adds its
   * modulus and precomputed fields (`in_m`, `in_l`, `in_r`, `in_g`, `in_mode`). Results leave

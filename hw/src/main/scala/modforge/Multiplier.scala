@@ -40,7 +40,7 @@ object Multiplier {
     * Built explicitly, so that the low columns are never generated: the AND partial products
     * of columns dropCols and up, a carry-save (Wallace) reduction of those columns with full
     * and half adders, and one carry-propagate adder of the two remaining rows. No `*` operator
-    * (so no Booth recoding: see the README's measurements before comparing with `full`).
+    * (so no Booth recoding: see docs/modmul.md, "Truncated quotient products", before comparing with `full`).
     * dropCols = 0 builds the same array untruncated, which is exact.
     *
     * Error bound. Let D = ab - T, the value of the dropped partial products. Column s holds at

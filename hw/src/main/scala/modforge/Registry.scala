@@ -14,7 +14,7 @@ trait ModMulDesign {
   def manifestExtra: String = ""
 }
 
-/** A design of the reduction family (README, "Reduction family"). */
+/** A design of the reduction family (docs/reduction.md). */
 case class ReductionDesign(cfg: reduction.ReductionConfig) extends ModMulDesign {
   def name: String = cfg.name
   def k: Int = cfg.k

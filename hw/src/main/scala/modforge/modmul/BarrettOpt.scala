@@ -6,7 +6,7 @@ import spinal.core._
 /** Pipeline registers of BarrettOpt. Defaults: the paper's Section 4.2 positions, "at line 3,
   * at line 4 before shifting, and at lines 8 and 11 in Algorithm 1".
   *
-  * Beyond the paper (README, "Pipeline registers"), all off by default:
+  * Beyond the paper (docs/modmul.md, "Pipeline registers"), all off by default:
   *  - `mid3`, `mid4`, `mid6`: inside the products of lines 3 (A'B), 4 (x'r) and 6 (qM'), after the
   *    compressor tree (the two rows, before the final adder). They need an explicit multiplier
   *    architecture ([[arith.MulArch]]): Yosys's `*` has no inside.

@@ -18,7 +18,7 @@ case class GShoupRegs(line1: Boolean = true, core: ShoupRegs = ShoupRegs(), line
   def latency: Int = Seq(line1, line4, line5, mid1).count(identity) + core.latency
 }
 
-/** Beyond the paper (README, "Pipeline registers"): `mid1` inside B g (line 1), after the
+/** Beyond the paper (docs/modmul.md, "Pipeline registers"): `mid1` inside B g (line 1), after the
   * compressor tree (needs an explicit [[arith.MulArch]]); the core's own in [[ShoupRegs]].
   * Mask order: line1, the core's lines1and2, line3, line6, line4, line5, mid1, the core's mid12, mid3, line5.
   */
@@ -49,7 +49,7 @@ case class GShoupConfig(k: Int, regs: GShoupRegs = GShoupRegs(), truncateR: Int 
   *    (e.g. an NTT twiddle's Shoup companion) and `in_g` is ignored.
   * Both paths share the core's three multipliers and have the same latency (6 by default), so
   * modes can change every cycle. Power-of-two moduli are rejected by precomputation: g would be
-  * 2^k, one bit wider than `in_g` (README, "Preconditions").
+  * 2^k, one bit wider than `in_g` (docs/modmul.md, "Preconditions and precomputation").
   *
   * Truncated products: the paper's Proposition extended. Write g = 2^(2k-2)/M' - e_g (0 <= e_g < 1)
   * and let line 1 drop D_R <= Dmax(cR) (cR = truncateR). Then

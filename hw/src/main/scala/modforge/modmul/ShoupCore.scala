@@ -14,7 +14,7 @@ case class ShoupRegs(lines1and2: Boolean = true, line3: Boolean = true, line6: B
   def latency: Int = all.count(identity)
 }
 
-/** Beyond the paper (README, "Pipeline registers"), all off by default: `mid12` inside both
+/** Beyond the paper (docs/modmul.md, "Pipeline registers"), all off by default: `mid12` inside both
   * products of lines 1-2 and `mid3` inside line 3's, after the compressor tree (they need an
   * explicit [[arith.MulArch]]); `line5` between the subtraction (lines 4-5) and line 6.
   */

@@ -1,7 +1,7 @@
 package modforge
 package modmul
 
-/** How many corrections a truncated quotient product costs (README, "Truncated quotient products").
+/** How many corrections a truncated quotient product costs (docs/modmul.md, "Truncated quotient products").
   *
   * c = the number of dropped low columns of a quotient product ([[Multiplier.highTruncated]]).
   * The dropped value is D <= Dmax(c) = (c-1) 2^c + 1. Each family's proof (in its scaladoc) gives

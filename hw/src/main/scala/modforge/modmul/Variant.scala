@@ -3,7 +3,7 @@ package modmul
 
 import spinal.core._
 
-/** A named configuration of a registry design (README, "Design-space exploration"):
+/** A named configuration of a registry design (docs/modmul.md, "Design-space exploration"):
   *
   *   `<base>__<token>[_<token>]*`   e.g. `barrett_64__p111101_d5000_drc`
   *
@@ -36,7 +36,7 @@ case class Variant(mask: Option[Seq[Boolean]] = None, trunc: Option[(Int, Int)] 
 
 object Variant {
   val grammar: String = "<base>__<token>[_<token>]* with tokens p<0|1 bits>, t<c> (gshoup: t<cR>q<cQ>), " +
-    "m<arch>, drc, d<ps>, fa1, fa2, at, nb, ns (README, \"Design-space exploration\")"
+    "m<arch>, drc, d<ps>, fa1, fa2, at, nb, ns (docs/modmul.md, \"Design-space exploration\")"
 
   private def synthToken(k: String, v: String): String = (k, v) match {
     case ("dont_use", _) => "drc"

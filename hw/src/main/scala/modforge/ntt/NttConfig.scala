@@ -30,7 +30,7 @@ sealed abstract class MulArrangement(val name: String, val title: String) {
 /** One reduction-family multiplier ([[modforge.reduction.ReductionMul]]: k x k product, then the
   * method's reduction) per unit for every product. It returns A B F mod q with F = 2^-x, so the
   * twiddles are stored pre-scaled (W F^-1 = W 2^x mod q) and PWMUL takes two passes: X Y F, then
-  * times C = F^-2 (README, "NTT tile", "Reduction arrangements").
+  * times C = F^-2 (docs/ntt.md, "Reduction arrangements (mont, wlmm, k2red)").
   */
 sealed abstract class ReductionArrangement(name: String, title: String, val method: Method) extends MulArrangement(name, title) {
   val hasCompanion = false
@@ -87,7 +87,7 @@ object TwiddleStore {
   case object Ram extends TwiddleStore("ram")
 }
 
-/** An NTT tile: ring Z_q[x]/(x^N + 1), P butterfly units of width k (README, "NTT tile").
+/** An NTT tile: ring Z_q[x]/(x^N + 1), P butterfly units of width k (docs/ntt.md).
   * `q` and `psi` default to the largest prime q = 1 mod 2N that every seed arrangement accepts at k
   * (q < 2^(k-1)), for a reduction arrangement the largest in its class ([[NttConfig.defaultQ]]),
   * and to its smallest primitive 2N-th root of unity.
@@ -192,7 +192,7 @@ case class NttConfig(n: Int, k: Int, p: Int, mul: MulArrangement, twiddles: Twid
   }
   /** SHA-256 of the ROM's content as text, one line "table index W companion" per entry, W as stored
     * (table f or i, index 1..N-1): the manifest records it, and test_ntt_tile.py recomputes it from
-    * (q, psi) with verif/modmul/ntt_host.py, so a wrong ROM cannot pass unnoticed even before simulation.
+    * (q, psi) with verif/ntt/ntt_host.py, so a wrong ROM cannot pass unnoticed even before simulation.
     */
   def twiddleSha256: String = {
     val text = (for ((t, table) <- Seq("f" -> forward, "i" -> inverse); i <- 1 until n)
@@ -253,7 +253,7 @@ object NttConfig {
   }
 
   /** The smallest primitive 2N-th root of unity: the first g^((q-1)/2N) with psi^N = -1
-    * (the same search as verif/modmul/ntt.py find_psi).
+    * (the same search as verif/ntt/ntt.py find_psi).
     */
   def findPsi(n: Int, q: BigInt): BigInt = {
     val e = (q - 1) / (2 * n)

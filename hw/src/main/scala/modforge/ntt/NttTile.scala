@@ -10,7 +10,7 @@ object NttState extends SpinalEnum(binarySequential) {
 
 /** An NTT tile over Z_q[x]/(x^N + 1): two polynomial slots, P butterfly units, one command at a time.
   *
-  * Commands (`cmd_op`, README "NTT tile" has the full interface and the orderings):
+  * Commands (`cmd_op`; the full interface and the orderings: docs/ntt.md, "Ports", "Commands, orderings and domains"):
   *  - 0 LOAD slot: N coefficients in on `load_*` (valid/ready), storage index 0..N-1;
   *  - 1 UNLOAD slot: N coefficients out on `unload_*` (valid/ready), storage index 0..N-1;
   *  - 2 NTT slot: in place, natural order in, bit-reversed order out (SEAL's ntt_negacyclic_harvey);

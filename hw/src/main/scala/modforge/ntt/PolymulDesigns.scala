@@ -4,7 +4,7 @@ import modforge.PreconditionError
 
 /** Polynomial multipliers at FHE sizes: `polymul_<n>_<logq>[_p<P>]`, one per parameter set of the
   * SSA polynomial-multiplier paper's Table I (Millar et al., ../shared/papers/ssa-hls-polymul-millar.txt;
-  * README, "Polynomial multiplication at FHE sizes").
+  * docs/polymul.md).
   *
   * Each is the SRAM-backed NTT tile with RAM twiddles on BarrettOpt units,
   * `ntt_<n>_<logq>_p<P>_barrett_ram_sram`: coefficients and twiddles in OpenRAM macros (a ROM of
@@ -17,7 +17,7 @@ import modforge.PreconditionError
   * primitive 2n-th root of unity g^((q-1)/2n), g = 2, 3, ... ([[NttConfig.findPsi]]); the manifest
   * records both (the RAM tile takes any q < 2^k at run time; these are the ones the tests and reports
   * use). verif/tests/test_polymul.py checks the list against the paper's Table I and q, psi against
-  * an independent Python search (verif/modmul/millar_tables.py).
+  * an independent Python search (verif/ntt/millar_tables.py).
   */
 object PolymulDesigns {
   /** Table I of the paper: (n, log q), in its order. */

@@ -5,7 +5,7 @@ import spinal.core._
 /** The modulus fields of a reduction design, travelling down the pipeline with their operation:
   * q (`m`) always; Montgomery's q' = -q^-1 mod 2^k (`mp`); classical Barrett's floor(4^k/q) (`r`);
   * the shift methods' l1, l2 (and l3 for Proth-3l). The host computes them
-  * (verif/modmul/reduction/precompute.py).
+  * (verif/reduction/precompute.py).
   */
 case class RedModulus(cfg: ReductionConfig) extends Bundle {
   import Method._

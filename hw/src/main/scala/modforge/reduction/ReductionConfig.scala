@@ -53,7 +53,7 @@ case class ReductionConfig(method: Method, k: Int, w: Int = 0, h: Int = 0, tile:
   /** Width of the run-time shift amounts l1, l2, l3 (each < h-1). */
   def lBits: Int = BigInt(h - 2).bitLength max 1
 
-  /** WLM / WLM-Mixed iterations (w_i, delta_i); see verif/modmul/reduction/widths.py. */
+  /** WLM / WLM-Mixed iterations (w_i, delta_i); see verif/reduction/widths.py. */
   def schedule: Seq[(Int, Int)] = method match {
     case Wlm => Seq.fill((k + w - 1) / w)((w, 0))
     case WlmMixed =>

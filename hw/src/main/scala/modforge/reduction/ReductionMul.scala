@@ -7,7 +7,7 @@ import spinal.core._
   * [[Multiplier]]; Plantard: A (B q') mod 2^2k, k x 2k), registered, then the method's
   * [[Reduction]]. Ports: the common ones, `in_m` = q, and per method `in_mp` (Montgomery),
   * `in_r` (classical Barrett), `in_l1`, `in_l2`, `in_l3` (shift methods). The host pre-scales B
-  * so that out_t = A B mod q (README, "Reduction family").
+  * so that out_t = A B mod q (docs/reduction.md, "Ports and the pre-scaled operand").
   */
 class ReductionMul(val cfg: ReductionConfig) extends ModMulComponent(cfg.k) {
   override def bWidth: Int = cfg.bWidth

@@ -1,7 +1,7 @@
 package modforge.reduction
 
 /** Constants of the reduction family computed at elaboration: the Scala twin of the scaling in
-  * verif/modmul/reduction/precompute.py, for designs that hold them as logic (the NTT tile's ROM).
+  * verif/reduction/precompute.py, for designs that hold them as logic (the NTT tile's ROM).
   *
   * Each method's reduction returns its input times F = 2^-x mod q ([[factorShift]]). A constant
   * operand B stored pre-scaled as B F^-1 = B 2^x mod q makes the product exact:
@@ -36,7 +36,7 @@ object ReductionPrecompute {
   }
 
   /** None if q is in the method's modulus class at width k, else the broken condition (the rules
-    * of verif/modmul/reduction/precompute.py check_modulus). Montgomery: any odd q < 2^k. WLM:
+    * of verif/reduction/precompute.py check_modulus). Montgomery: any odd q < 2^k. WLM:
     * q = 1 mod 2^w. WLM-Mixed and K2RED: Proth q = q_h 2^(k-h) + 1 with q_h < 2^h. */
   def classError(cfg: ReductionConfig, q: BigInt): Option[String] = cfg.method match {
     case Method.Mont =>

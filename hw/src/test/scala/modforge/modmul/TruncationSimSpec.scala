@@ -3,7 +3,7 @@ package modmul
 
 import org.scalatest.funsuite.AnyFunSuite
 
-/** Truncated quotient products (README, "Truncated quotient products"): each family at k = 32 at
+/** Truncated quotient products (docs/modmul.md, "Truncated quotient products"): each family at k = 32 at
   * a truncation that needs extra corrections and wider t, 2000 random operations each against
   * BigInt a*b % m (Verilator). Not registry designs: the configurations are built here. (The
   * truncations that keep the corrections, Barrett 27, Shoup 26, GShoup (24, 25), differ only in

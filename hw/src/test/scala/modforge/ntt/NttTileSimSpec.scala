@@ -129,7 +129,7 @@ object NttTileSimSpec {
   def sramTilesToRun: Seq[NttConfig] =
     if (sys.env.contains("MODFORGE_SIM_OPS")) sramTiles else Seq(sramTiles(1), sramTiles(2), sramTiles(4))
 
-  /** A RAM tile's modulus ports, from its q (what verif/modmul/ntt_host.py modulus_ports computes). */
+  /** A RAM tile's modulus ports, from its q (what verif/ntt/ntt_host.py modulus_ports computes). */
   def driveModulus(dut: NttTile): Unit = {
     val c = dut.cfg
     val m = dut.mod
