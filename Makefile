@@ -77,9 +77,16 @@ test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
-GLS_RED  := mont_32 k2reds_32_h15_3l_rb wlmm_32_h15
+GLS_RED  := k2reds_32_h15_3l_rb
 GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
-GLS_BEST := barrett_32_fast shoup_32_fast gshoup_32_fast
+GLS_BEST := shoup_32_fast
+# Gate level in make test-long only (docs/testing.md, "Tiers"): each costs make test a synthesis
+# (20-100 s) and an Icarus run; make test keeps one reduction design and one _fast design at gate
+# level, and all of them at RTL.
+GLS_LONG := mont_32 wlmm_32_h15 barrett_32_fast gshoup_32_fast
+# The _fast configurations make test simulates (MODFORGE_BEST_WIDTHS=32): generating all twelve
+# (--best) costs about 2 minutes of elaboration, almost all of it the 64- to 256-bit product trees.
+BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 
 # make test runs two chains side by side (scripts/parallel.py), one per core, after one generator
 # run: "sim" (SpinalSim shard a, then the pytest files that call the generator themselves, since Mill
@@ -92,7 +99,7 @@ SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT) polymul_1024_19
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
 	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q $(SIM_TESTS)' \
@@ -105,10 +112,10 @@ test: setup
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
-	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
-	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
+	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST) $(GLS_LONG)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed):
