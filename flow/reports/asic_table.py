@@ -11,11 +11,11 @@ is reported and skipped, and its last good result (if any) is used. Then it writ
   reports/polymul_efficiency.png    the polynomial-product scenario of Figure 3
   reports/flow_benchmark.md         wall time and peak memory of each flow step
   reports/designs/<d>.md            each design's one-page summary
-The paper's figures are read from ../shared/papers/gshoup-glsvlsi24-mazonka.txt, not retyped.
+The paper's figures are read from data/papers/gshoup.toml (its Table 1, written from the paper's text
+by scripts/paper_data.py), not retyped.
 """
 import math
 import os
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -23,26 +23,26 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harden import BUILD  # noqa: E402
 from pdk import CORNERS  # noqa: E402
-from reports.common import (INDEX, PAPERS, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,  # noqa: E402
+from reports.common import (entries, INDEX, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,  # noqa: E402
                             pyplot, ratio, read_json, run_designs, save_figure, tools_text, write_csv, write_json,
                             write_md, write_text)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "verif"))
+import papers  # noqa: E402  (verif/papers: the papers' figures, data/papers/)
 
-PAPER = PAPERS / "gshoup-glsvlsi24-mazonka.txt"
+PAPER = papers.data_path("gshoup")
 PAPER_NAMES = {"Shoup": "shoup", "Barrett optimized": "barrett", "This work": "gshoup"}
 TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
 POLY_N = 4096  # polynomial size of the Figure 3 model (FHE-typical); see polymul_model()
 
 
 def paper_table1(path: Path = PAPER) -> dict:
-    """{(family, k): (critical path ns, area um2)} parsed from the paper's Table 1 text."""
+    """{(family, k): (critical path ns, area um2)}: the paper's Table 1 from the committed data
+    (data/papers/gshoup.toml, written from its text by scripts/paper_data.py); {} if the data is missing."""
     if not path.exists():
         return {}
-    rows, family = {}, None
-    for line in path.read_text().splitlines():
-        cells = line.split("\t")
-        if len(cells) == 4 and re.fullmatch(r"\d+", cells[1]) and re.fullmatch(r"[\d.]+", cells[2]):
-            family = PAPER_NAMES.get(cells[0], family) if cells[0] else family
-            rows[(family, int(cells[1]))] = (float(cells[2]), float(cells[3]))
+    rows = {}
+    for r in map(papers.values, papers.table("gshoup", "Table 1", path)):
+        rows[(PAPER_NAMES[r["Design"]], r["Size"])] = (r["Critical path"], r["Area"])
     return rows
 
 
@@ -76,11 +76,11 @@ def polymul_model(k, r):
 
 def write_tables(designs, failures, paper):
     ours = {}
+    es = entries(designs)
     for d in designs:
         m = harden_result(d)
         if m:
-            fam, k = d.rsplit("_", 1)
-            ours[(fam, int(k))] = (m["critical_path_ns"], m["design__instance__area"], m)
+            ours[(es[d]["family"], es[d]["params"]["k"])] = (m["critical_path_ns"], m["design__instance__area"], m)
     widths = sorted({k for _, k in ours} | {k for _, k in paper})
     rows = []
     for fam in ("shoup", "barrett", "gshoup"):
@@ -229,7 +229,7 @@ period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup
 def best_designs():
     """The `_fast` configurations of the index (hw/.../Best.scala): {(family, k): design}."""
     names = (read_json(INDEX) or {}).get("best", [])
-    return {(n.split("_")[0], int(n.split("_")[1])): n for n in names}
+    return {(e["family"], e["params"]["k"]): n for n, e in entries(names).items()}
 
 
 def best_result(d: str):
@@ -282,7 +282,9 @@ def write_plots(ours, paper, widths):
                             marker=marks[fam], linestyle="--", label=f"{TITLES[fam]} modforge best")
         ax.set_xscale("log", base=2); ax.set_xticks(widths, [str(w) for w in widths])
         ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (P A)  [bit^2 / (ns um^2)]")
-        ax.set_title(title); ax.grid(alpha=.3); ax.legend()
+        ax.set_title(title); ax.grid(alpha=.3)
+        if ax.get_legend_handles_labels()[0]:  # an axis without data (no paper figures) has no legend: matplotlib would warn
+            ax.legend()
     fig.suptitle("Efficiency of the standalone multipliers (Figure 2 analogue)")
     save_figure(fig, "efficiency.png", 120)
 
@@ -296,7 +298,9 @@ def write_plots(ours, paper, widths):
             ax.plot([k for k, _ in pts], [e for _, e in pts], marker=mk, label=name)
         ax.set_xscale("log", base=2); ax.set_xticks(widths, [str(w) for w in widths])
         ax.set_xlabel("multiplier size k (bits)"); ax.set_ylabel("S^2 / (avg. time per product x area)")
-        ax.set_title(title); ax.grid(alpha=.3); ax.legend()
+        ax.set_title(title); ax.grid(alpha=.3)
+        if ax.get_legend_handles_labels()[0]:  # an axis without data (no paper figures) has no legend: matplotlib would warn
+            ax.legend()
     fig.suptitle(f"Polynomial product, N = {POLY_N} (Figure 3 analogue)")
     save_figure(fig, "polymul_efficiency.png", 120)
 

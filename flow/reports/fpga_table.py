@@ -9,7 +9,7 @@ Runs flow/fpga.py for each design and target unless a result exists for the curr
 minutes per seed) runs only with --ecp5-tiles or `make fpga DESIGN=<tile> TARGET=ecp5`, and
 the table uses such a result when it exists. A failure is reported and does not stop the others. Writes
 reports/fpga_table.md and .csv, with a comparison against the published FPGA figures of the
-NTT-reduction paper (its Table 3, read from ../shared/papers/NOTES-supporting-papers.md).
+NTT-reduction paper (its Table 3, read from data/papers/tosun.toml).
 
 Reduction family (section "Reduction family beside the paper's Tables 3 and 4", flow/reports/tosun_tables.py):
 the reduction_table designs at k = 32 and 64 get the xc7 counts; ECP5 place and route runs by default
@@ -26,14 +26,18 @@ from pathlib import Path
 FLOW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(FLOW))
 from reports import tosun_tables  # noqa: E402  (reduction family: the paper's Tables 3 and 4)
-from reports.common import (PAPERS, date_span, fmt, fpga_result, generated_by, harden_result, index,  # noqa: E402
+from reports.common import (date_span, entries, entry, fmt, fpga_result, generated_by, harden_result, index,  # noqa: E402
                             manifest, md_head, same_rtl, script, tools_text, write_csv, write_md)
 
-NOTES = PAPERS / "NOTES-supporting-papers.md"
 TARGETS = ("xc7", "ecp5")
 
+def is_tile(design) -> bool:
+    """An NTT tile (or a polymul tile), as the registry says."""
+    return entry(design)["family"] in ("ntt", "polymul")
+
+
 def targets(design, ecp5_tiles, ecp5_reductions=False):
-    if design.startswith("ntt_"):
+    if is_tile(design):
         return TARGETS if ecp5_tiles else ("xc7",)
     if reduction_manifest(design) and not ecp5_reductions and not ecp5_by_default(design):
         return ("xc7",)
@@ -55,23 +59,10 @@ def run_all(designs, ecp5_tiles=False, ecp5_reductions=False):
     return failures
 
 
-def published_reductions(path=NOTES):
-    """Rows of the NTT-reduction paper's Table 3 (standalone DSP-based reductions, Alveo U280)."""
-    if not path.exists():
-        return []
-    text = path.read_text()
-    start = text.find("**Table 3 — Standalone DSP-based reductions")
-    if start < 0:
-        return []
-    rows = []
-    for line in text[start:].splitlines()[1:]:
-        if line.startswith("**Table 4"):
-            break
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 10 and cells[1].isdigit():
-            rows.append({"algorithm": cells[0], "log_q": int(cells[1]), "lut": int(cells[5]), "ff": int(cells[6]),
-                         "dsp": int(cells[7]), "freq_mhz": float(cells[8])})
-    return rows
+def published_reductions():
+    """Rows of the NTT-reduction paper's Table 3 (standalone DSP-based reductions, Alveo U280), from
+    data/papers/tosun.toml (flow/reports/tosun_tables.py)."""
+    return tosun_tables.published_reductions()
 
 
 
@@ -82,7 +73,7 @@ ECP5_REDUCTIONS_64 = ("wlm", "wlmm", "k2red", "monts", "k2reds")  # the paper's 
 
 def reduction_manifest(design):
     """The manifest of a reduction-family design (None for the table designs and the tiles)."""
-    mf = None if design.startswith("ntt_") else manifest(design)
+    mf = None if is_tile(design) else manifest(design)
     if mf is None:
         return None
     return mf if mf.get("family") in ("mont", "cbarrett", "plantard") + ECP5_REDUCTIONS_64 else None
@@ -121,9 +112,9 @@ def reduction_section(designs):
         return []
     L = ["", "## Reduction family beside the paper's Tables 3 and 4 (AMD Alveo U280)", "",
          "The paper's standalone results (Tosun et al., Tables 3 and 4) are parsed from its text "
-         "(`../shared/papers/ntt-modred-fpga-tosun.txt`, flow/reports/tosun_tables.py), not retyped; Table 4's "
+         "(`data/papers/tosun.toml`, flow/reports/tosun_tables.py), not retyped; Table 4's "
          "Montgomery-Shift 64-bit rows print log q_h = 47 and are read as 17 (erratum 6 of "
-         "`../shared/papers/NOTES-supporting-papers.md`). ATP is the paper's (LUT + FF/2 + 100 DSP) / f with f in MHz.", "",
+         "`docs/errata.md`). ATP is the paper's (LUT + FF/2 + 100 DSP) / f with f in MHz.", "",
          "**The devices, tools and designs differ.** The paper: AMD Alveo U280 (UltraScale+, 6-input LUTs, "
          "DSP48E2 used as 26x17 unsigned multipliers), Vivado 2023.2, f the fastest clock that closes; each design "
          "is a reduction alone (input a < q^2). Ours: Lattice ECP5 LFE5U-85F (4-input LUTs, MULT18X18D 18x18 "
@@ -246,8 +237,8 @@ BEST_WIDTHS = (32, 64)
 def best_designs(idx):
     """[(family, k, paper-faithful, _fast, FPGA-pipelined)] for the index's `_fast` designs at 32 and 64 bits."""
     out = []
-    for fast in idx.get("best", []):
-        fam, k = fast.split("_")[0], int(fast.split("_")[1])
+    for fast, e in entries(idx.get("best", [])).items():
+        fam, k = e["family"], e["params"]["k"]
         if k in BEST_WIDTHS and fam in FPGA_PIPE_MASK:
             out.append((fam, k, f"{fam}_{k}", fast, f"{fam}_{k}__{FPGA_PIPE_MASK[fam]}"))
     return sorted(out, key=lambda x: (x[1], list(FPGA_PIPE_MASK).index(x[0])))
@@ -363,7 +354,7 @@ def main():
                   "", *md_head("design", "LUT4/comb", "FF", "MULT18X18D", "Fmax median (MHz)", "Fmax best (MHz)", "note")]
         for r in rows:
             note = "" if r.get("ecp5_fits", True) else f"does not fit: {r['ecp5_overflow']} overflows"
-            if "ecp5_fits" not in r and r["design"].startswith("ntt_"):
+            if "ecp5_fits" not in r and is_tile(r["design"]):
                 note = f"not run by `make reports` (tens of minutes per seed): `make fpga DESIGN={r['design']} TARGET=ecp5`"
             elif "ecp5_fits" not in r and reduction_manifest(r["design"]) and not ecp5_by_default(r["design"]):
                 note = (f"not run by `make reports` (about 4 min): `make fpga DESIGN={r['design']} TARGET=ecp5` "
@@ -374,7 +365,7 @@ def main():
     pub = published_reductions()
     if pub:
         lines += ["", "## Published FPGA figures at matching widths",
-                  "", "The NTT-reduction paper (`../shared/papers/ntt-modred-fpga-tosun.txt`, Table 3) reports standalone",
+                  "", "The NTT-reduction paper (Tosun et al., `data/papers/tosun.toml`, Table 3) reports standalone",
                   "DSP-based modular *reductions* on an AMD Alveo U280 (UltraScale+, Vivado), for NTT-friendly primes of",
                   "special forms. Ours are complete k-bit modular *multipliers* (product included) for any modulus in",
                   "range, counted by Yosys for 7-series and placed by nextpnr on ECP5: different devices, tools and",

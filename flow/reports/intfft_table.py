@@ -40,7 +40,7 @@ FLOW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(FLOW))
 from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
 from pdk import ROOT  # noqa: E402
-from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,  # noqa: E402
+from reports.common import (csv_text, entry, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,  # noqa: E402
                             md_head, read_json, same_rtl, script, stamp, utc_now, write_md, write_text)
 
 sys.path.insert(0, str(ROOT / "verif"))
@@ -282,7 +282,7 @@ def fpga_rows():
     totals = paper_tables.paper_table4().totals
     rows = []
     for d in XC7:
-        g = GROUPS[d.split("_")[1]]
+        g = GROUPS[entry(d)["params"]["group"]]
         u = paper.get(g.p)
         x = fpga_result(d, "xc7")
         r = {"design": d, "group": g.name, "paper_lut": u.used["luts"] if u else None,
@@ -322,7 +322,7 @@ def asic_rows():
     rows = []
     for d in ASIC:
         m = harden_result(d)
-        r = {"design": d, "group": d.split("_")[1]}
+        r = {"design": d, "group": entry(d)["params"]["group"]}
         if m:
             r.update(area_um2=m.get("design__instance__area"), cp_ns=m.get("critical_path_ns"), date=m.get("date"),
                      stale=stale_rtl(m, d) or m.get("flow_sha256") != flow_sha256())
@@ -367,8 +367,8 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
     run_cmd = f"`.venv/bin/python {script(__file__)}`"
     L = ["# Integer-FHE super-size multiplier (Cao et al.): Table 6, FPGA, ASIC, GMP", "",
          generated_by(__file__, " --collect-only: no flow was run" if collect_only else "") + "; do not edit. The paper: "
-         "`../shared/papers/fhe-integers-supersize-mult-cao.txt`; its tables are parsed from the text "
-         "(verif/intfft/paper_tables.py), its errata in `../shared/papers/NOTES-supporting-papers.md` section 2. "
+         "Cao et al., `data/papers/cao.toml`; its tables are parsed from the text "
+         "(verif/intfft/paper_tables.py), its errata in `docs/errata.md` (Cao et al.). "
          "See docs/intfft.md.", ""]
 
     s = latency.summary([type("C", (), {"match": r["match"], "rel": r["rel"]}) for r in t6])
@@ -481,7 +481,7 @@ def write(t6, clk, crow, frows, totals, arows, sw, brows, failures, collect_only
                       if att and att.get("status") == "ok" else ".")
         # Folded against parallel at the same modulus: area, and area x time per block pair (a pair
         # enters every issue_interval clocks, manifest), both at the measured tt clock.
-        fold = f"intfft_{PARALLEL_ASIC.split('_')[1]}_folded_p4"
+        fold = f"intfft_{entry(PARALLEL_ASIC)['params']['group']}_folded_p4"
         fm, mp, mf = harden_result(fold), manifest(PARALLEL_ASIC), manifest(fold)
         if fm and fm.get("critical_path_ns") and mp and mf:
             def at(m, man):

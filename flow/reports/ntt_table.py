@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pdk import ROOT  # noqa: E402
-from reports.common import (INDEX, cli, fmt, generated_by, harden_result, manifest, manifest_path, md_head,  # noqa: E402
+from reports.common import (entries, entry, INDEX, cli, fmt, generated_by, harden_result, manifest, manifest_path, md_head,  # noqa: E402
                             provenance, read_json, run_designs, script, up_to_date, utc_now, write_csv, write_md)
 
 TITLES = {"barrett": "BarrettOpt only", "shoupbarrett": "Shoup + BarrettOpt", "gshoup": "GShoup only",
@@ -67,9 +67,10 @@ def best_section(rows):
     by = {r["design"]: r for r in rows}
     out = []
     for r in rows:
-        if "__" not in r["design"]:
+        e = entry(r["design"])
+        if "variant" not in e["params"]:
             continue
-        b = by.get(r["design"].split("__")[0])
+        b = by.get(e["base"])
         if not out:
             out = ["## Tiles on the best products", "",
                    "The paper's arrangements with the product architecture and synthesis recipe of their family's `_fast`",
@@ -261,7 +262,7 @@ def main():
     a, designs = cli(__doc__, "ntt-reports", "ntt_table", "rerun every tile")
     if best_only:
         best = read_json(INDEX).get("ntt_best", [])
-        designs = [d for b in best for d in (b.split("__")[0], b)]
+        designs = [d for b, e in entries(best).items() for d in (e["base"], b)]
         failures = {} if a.collect_only else run_designs(designs, a.rerun)
         write_best([row(d) for d in designs], failures)
         print(f"ntt-reports: wrote reports/ntt_best.md; {len(failures)} failed")

@@ -251,7 +251,7 @@ def write(rows, asic, search, sw, device, fpga=()):
 
     L = [f"# Polynomial multiplication at FHE sizes: the SRAM-backed NTT tile against the SSA paper and NTL", "",
          f"{generated_by(__file__)}; do not edit. The paper: Millar et al., SSA "
-         "polynomial multiplier in HLS (`../shared/papers/ssa-hls-polymul-millar.txt`); its Tables I, II, III and IV are "
+         "polynomial multiplier in HLS (`data/papers/millar.toml`); its Tables I, II, III and IV are "
          "parsed from the text (verif/ntt/millar_tables.py). Our design for a set is `polymul_<n>_<logq>`: the NTT "
          "tile with coefficients and twiddles in OpenRAM SKY130 SRAM macros, RAM twiddles, BarrettOpt units of k = log q "
          "bits, P = 2 butterfly units (`_p<P>` for others); q is the largest prime q = 1 (mod 2n) below 2^logq. A product "

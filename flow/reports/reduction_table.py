@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harden import BUILD  # noqa: E402
 from pdk import CORNERS, ROOT  # noqa: E402
 from reports import tosun_tables  # noqa: E402
-from reports.common import (INDEX, arguments, fmt, generated_by, harden_result, index, manifest,  # noqa: E402
+from reports.common import (INDEX, arguments, entry, fmt, generated_by, harden_result, index, manifest,  # noqa: E402
                             manifest_path, md_head, provenance, pyplot, ratio, read_json, run_designs, save_figure,
                             utc_now, write_csv, write_json, write_md)
 
@@ -292,8 +292,8 @@ def write(rows, widths, failures, asked_widths):
     L = ["# The reduction family in SKY130: area, critical path and throughput per area", "",
          f"{generated_by(__file__)} from `build/<design>/harden/metrics.json` and the "
          "designs' manifests; do not edit. The reduction methods of Tosun et al. (*Optimized FPGA Architecture for "
-         "Modular Reduction in NTT*, `../shared/papers/ntt-modred-fpga-tosun.txt`, with the fixes of "
-         "`../shared/papers/NOTES-supporting-papers.md` 3.6) beside the GShoup paper's BarrettOpt, Shoup and GShoup "
+         "Modular Reduction in NTT*, `data/papers/tosun.toml`, with the fixes of "
+         "`docs/errata.md` (Tosun et al.)) beside the GShoup paper's BarrettOpt, Shoup and GShoup "
          "(`asic_table.md`). Every design is a complete, fully pipelined k-bit modular multiplier: the k x k product "
          "A*B, then the reduction; out_t = a*b mod q. Where a method leaves a factor (2^-x for the Montgomery-type "
          "ones, -2^-2k for Plantard) the host passes a pre-scaled B, as an NTT stores pre-scaled twiddles; Shoup "
@@ -365,7 +365,7 @@ def manifest_k(d):
     try:
         return manifest(d, required=True)["k"]
     except OSError:
-        return int(d.split("_")[1])
+        return entry(d)["params"]["k"]
 
 
 def plot(rows, widths):

@@ -5,7 +5,7 @@ product c = a*b in Z_q[x]/(x^n + 1), timed on this machine with NTL (the paper's
     flow/reports/sw_baseline.py [--sets 1024_19,4096_62] [--reps 7] [--seed 1] [--budget 10]
     make sw-baseline [SETS=...] [REPS=...]
 
-For each of the paper's Table I sets (parsed from its text by ntt.millar_tables; all 18 by
+For each of the paper's Table I sets (data/papers/millar.toml, via ntt.millar_tables; all 18 by
 default), with q the largest prime q = 1 (mod 2n) below 2^logq:
 
   1. a and b, n coefficients each, uniform in [0, q), come from Python's random.Random seeded

@@ -19,6 +19,7 @@ from cocotb.triggers import FallingEdge
 
 from common import start_bench
 
+import registry
 from modmul import parse_design, precompute
 from modmul.vectors import classes_for, last_correction_case, modulus, operand
 
@@ -33,7 +34,8 @@ class ModMulBench:
     def __init__(self, dut, manifest: dict, seed: int):
         self.dut = dut
         self.design = manifest["design"]
-        self.family = parse_design(self.design).family
+        # The design's meaning from its manifest (the generator's registry entry): no generator call here.
+        self.family = parse_design(registry.remember(manifest["registry"])["design"]).family
         # The lazy K2RED returns t' itself: signed, -m < t' < 2m, t' = a*b mod m
         # (docs/reduction.md, "Ports and the pre-scaled operand").
         self.lazy = bool(manifest.get("lazy"))

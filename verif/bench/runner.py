@@ -11,11 +11,15 @@ from pathlib import Path
 
 from cocotb_tools.runner import get_runner
 
+import registry
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 # Gate-level clock: the cell models give every cell a unit delay (UNIT_DELAY=#1, 1 ns), and a
 # 32-bit stage is about 60 cells deep; 400 ns leaves a wide margin.
 GLS_CLK_NS = "400"
+# Families whose bench also runs on a gate-level netlist (their registry entries say gls: true).
+GLS_FAMILIES = ("barrett", "shoup", "gshoup", "the reduction family", "ntt", "polymul")
 
 
 def table_designs(widths, lists=("table",)):
@@ -25,7 +29,9 @@ def table_designs(widths, lists=("table",)):
     if not index.exists():
         raise FileNotFoundError(f"{index} is missing: run `make rtl-all` first")
     j = json.loads(index.read_text())
-    return [d for lst in lists for d in j.get(lst, []) if int(d.split("_")[1]) in widths]
+    names = [d for lst in lists for d in j.get(lst, [])]
+    entries = registry.describe_many(names)
+    return [d for d in names if entries[d]["params"]["k"] in widths]
 
 
 def widths_from_env(var="MODFORGE_WIDTHS", default="32,64"):
@@ -85,12 +91,17 @@ def run_gls(design: str, ops: int):
     from pdk import find_pdk, sram_views
     pdk = find_pdk()
     primitives, cells = pdk.sim_cell_models(BUILD / "pdk_sim")
-    sram = json.loads(manifest_path(design).read_text()).get("sram") or {}
+    manifest = json.loads(manifest_path(design).read_text())
+    entry = manifest["registry"]  # the bench comes from the design's family, as the generator says
+    if not entry["gls"]:
+        raise ValueError(f"{design}: the {entry['family']} family has no gate-level bench "
+                         f"(gate level runs the modmul and NTT benches: {', '.join(GLS_FAMILIES)})")
+    sram = manifest.get("sram") or {}
     macros = [quiet_macro_model(sram_views(pdk, m).verilog) for m in sram.get("macro_models", [])]
     run_bench(design, [primitives, cells, *macros, netlist_path(design)], kind="gls",
               defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
               extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)},
-              test_module="ntt_bench" if design.startswith("ntt_") else "modmul_bench")
+              test_module=entry["bench"])
 
 
 def run_xc7(design: str, ops: int):
@@ -100,7 +111,7 @@ def run_xc7(design: str, ops: int):
     if not netlist.exists():
         raise FileNotFoundError(f"{netlist} is missing: run `make fpga DESIGN={design} TARGET=xc7` first")
     cells = Path(pyosys.__file__).parent / "share" / "xilinx" / "cells_sim.v"
-    tile = json.loads(manifest_path(design).read_text()).get("kind") == "ntt"
+    entry = json.loads(manifest_path(design).read_text())["registry"]
     # An SRAM tile's netlist holds the block RAMs Yosys mapped our FPGA macro model to (flow/fpga.py).
     run_bench(design, [cells, netlist], kind="xc7", extra_env={"MODFORGE_OPS": str(ops)},
-              test_module="ntt_bench" if tile else "modmul_bench")
+              test_module=entry["bench"])

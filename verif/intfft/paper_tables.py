@@ -1,11 +1,10 @@
 """The tables of Cao, Moore, O'Neill, O'Sullivan and Hanley (the super-size integer multiplier of
-the integer-FHE paper; issue 11), parsed from the paper's text.
+the integer-FHE paper; issue 11), from the committed data, data/papers/cao.toml.
 
-Why parse instead of retyping: every number our models and reports are checked against must be
-the paper's, not a copy that could drift. The text is <papers>/fhe-integers-supersize-mult-cao.txt,
-where <papers> is $MODFORGE_PAPERS or, by default, <repo>/../shared/papers. Each table is the
-block of tab-separated lines after its caption ("Table N. ..."): a header line starting with
-"Group", then rows until the first blank line.
+Why data instead of typed numbers: every number our models and reports are checked against must
+be the paper's, not a copy that could drift. scripts/paper_data.py writes the file from the
+paper's text, fhe-integers-supersize-mult-cao.txt (its parser: papers.text.cao), and `--check`
+compares the two.
 
     paper_table1() -> [SchemeGroup]   CMNT groups for Eq. (1): name, delta, rho, phi, theta
     paper_table2() -> [SchemeGroup]   CNT groups for Eq. (2)
@@ -14,25 +13,23 @@ block of tab-separated lines after its caption ("Table N. ..."): a header line s
     paper_table5() -> SynthTable      CMNT/CNT synthesis
     paper_table6() -> [TimeCell]      run times: one cell per (row, column) that is not blank
 
-The moduli are printed in LaTeX ("$2^{64} - 2^{32} + 1$"); parse_modulus() turns them into
-integers. phi is printed in millions of bits ("0.16"); it is converted exactly (Decimal) to
-160000. Table 6's times are printed as "0.003 s", "0.057s" or "2 min 57 s"; each TimeCell keeps
-the printed text, the value in seconds (Decimal, exact) and the printed number of decimals.
+The moduli are printed in LaTeX ("$2^{64} - 2^{32} + 1$"); the data keeps them without the dollars
+and parse_modulus() turns them into integers. phi is printed in millions of bits ("0.16"); the
+data has it in bits (160000). Table 6's times are printed as "0.003 s", "0.057s" or "2 min 57 s";
+each TimeCell keeps the printed text, the value in seconds (Decimal, exact) and the printed number
+of decimals (parse_time()).
 
-All raise PaperTableError, naming the file, when the file or a table is missing or malformed.
+All raise PaperTableError, naming the file, when the data file or a table is missing.
 """
-import os
 import re
 from decimal import Decimal
-from pathlib import Path
 from typing import NamedTuple, Optional
 
-REPO = Path(__file__).resolve().parents[2]
-CAO = "fhe-integers-supersize-mult-cao.txt"
+import papers
+from papers import PaperTableError  # noqa: F401  (callers catch it from here)
 
-
-class PaperTableError(RuntimeError):
-    """The paper's text or one of its tables could not be found or read."""
+PAPER = "cao"
+CAO = papers.PAPERS[PAPER]   # the paper's text, for scripts/paper_data.py (papers.text.cao)
 
 
 class SchemeGroup(NamedTuple):
@@ -79,43 +76,6 @@ class TimeCell(NamedTuple):
     decimals: int   # printed digits after the point (0 for "10 s", "2 min 57 s")
 
 
-def papers_dir() -> Path:
-    return Path(os.environ.get("MODFORGE_PAPERS", REPO.parent / "shared" / "papers"))
-
-
-def paper_path() -> Path:
-    return papers_dir() / CAO
-
-
-def _lines(path=None) -> tuple:
-    path = Path(path) if path else paper_path()
-    try:
-        return path, path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise PaperTableError(f"cannot read the paper's text {path}: {e.strerror}; set MODFORGE_PAPERS "
-                              f"to the folder that holds {CAO}") from None
-
-
-def _table(n: int, path=None) -> tuple:
-    """(path, header cells, [row cells]) of Table n: the tab-separated block after its caption."""
-    path, lines = _lines(path)
-    cap = next((i for i, s in enumerate(lines) if s.startswith(f"Table {n}.")), None)
-    if cap is None:
-        raise PaperTableError(f"{path}: the caption 'Table {n}.' not found; is this the text of Cao et al.?")
-    head = next((i for i in range(cap + 1, min(cap + 4, len(lines))) if lines[i].startswith("Group\t")), None)
-    if head is None:
-        raise PaperTableError(f"{path}: Table {n}'s header (a line starting 'Group<TAB>') not found "
-                              f"within 3 lines of its caption (line {cap + 1})")
-    rows = []
-    for s in lines[head + 1:]:
-        if not s.strip():
-            break
-        rows.append(s.split("\t"))
-    if not rows:
-        raise PaperTableError(f"{path}: Table {n} has no rows after its header (line {head + 1})")
-    return path, lines[head].split("\t"), rows
-
-
 _TERM = re.compile(r"^(\d+)(?:\^\{?(\d+)\}?)?$")
 
 
@@ -134,28 +94,13 @@ def parse_modulus(text: str) -> int:
     return total
 
 
-def _int(path, n, cell, what) -> int:
-    try:
-        return int(cell.strip())
-    except ValueError:
-        raise PaperTableError(f"{path}: Table {n}: {what} {cell!r} is not an integer") from None
+def data_path():
+    return papers.data_path(PAPER)
 
 
 def _scheme_table(n: int, scheme: str, path=None) -> list:
-    path, head, rows = _table(n, path)
-    if len(head) != 5:
-        raise PaperTableError(f"{path}: Table {n}'s header has {len(head)} columns, expected 5 "
-                              f"(Group, delta, rho, phi x 10^-6, theta)")
-    out = []
-    for r in rows:
-        if len(r) != 5:
-            raise PaperTableError(f"{path}: Table {n}: row {r!r} does not have 5 cells")
-        phi = Decimal(r[3].strip()) * 10 ** 6
-        if phi != phi.to_integral_value():
-            raise PaperTableError(f"{path}: Table {n}: phi {r[3]!r} x 10^6 is not a whole number of bits")
-        out.append(SchemeGroup(scheme, r[0].strip(), _int(path, n, r[1], "delta"), _int(path, n, r[2], "rho"),
-                               int(phi), _int(path, n, r[4], "theta")))
-    return out
+    return [SchemeGroup(scheme, row["row"], v["δ"], v["ρ"], v["φ"], v["θ"])
+            for row in papers.table(PAPER, f"Table {n}", path) for v in [papers.values(row)]]
 
 
 def paper_table1(path=None) -> list:
@@ -169,51 +114,27 @@ def paper_table2(path=None) -> list:
 
 
 def paper_table3(path=None) -> list:
-    """Table 3: the Integer-FFT groups. A blank group cell inherits the form above it."""
-    path, head, rows = _table(3, path)
-    if [h.strip() for h in head] != ["Group", "p", "m", "k", "ω", "b"]:
-        raise PaperTableError(f"{path}: Table 3's header {head!r} is not Group, p, m, k, ω, b")
-    out, form = [], None
-    for r in rows:
-        if len(r) != 6:
-            raise PaperTableError(f"{path}: Table 3: row {r!r} does not have 6 cells")
-        if r[0].strip():
-            form = r[0].strip().split()[0]      # "Special modulus form [23]" -> "Special"
-        if form is None:
-            raise PaperTableError(f"{path}: Table 3's first row has no group")
-        try:
-            p = parse_modulus(r[1])
-        except ValueError as e:
-            raise PaperTableError(f"{path}: Table 3: {e}") from None
-        out.append(FftRow(form, r[1].replace("$", "").strip(), p, _int(path, 3, r[2], "m"),
-                          _int(path, 3, r[3], "k"), _int(path, 3, r[4], "ω"), _int(path, 3, r[5], "b")))
-    return out
+    """Table 3: the Integer-FFT groups (omega as printed; the data records the corrected roots, erratum 3)."""
+    return [FftRow(v["Group"], v["p"], parse_modulus(v["p"]), v["m"], v["k"], v["ω"], v["b"])
+            for v in map(papers.values, papers.table(PAPER, "Table 3", path))]
 
 
-_TOTAL = re.compile(r"total:\s*(\d+)")
-_GROUP = re.compile(r"^(Multiplier|CMNT|CNT)\s+with\s+(\$.+\$)\s*$")
+_LABEL = re.compile(r"^(Multiplier|CMNT|CNT)\s+with\s+(.+?)\s*$")
 
 
 def _synth_table(n: int, path=None) -> SynthTable:
-    path, head, rows = _table(n, path)
-    keys = ("dsp", "registers", "luts")
-    totals = {}
-    for key, cell in zip(keys, head[2:]):
-        m = _TOTAL.search(cell)
+    rows, totals = [], {}
+    for row in papers.table(PAPER, f"Table {n}", path):
+        v = papers.values(row)
+        if row["row"] == "total":
+            totals = {"dsp": v["DSP48E1"], "registers": v["Slice registers"], "luts": v["Slice LUTs"]}
+            continue
+        m = _LABEL.match(row["row"])
         if not m:
-            raise PaperTableError(f"{path}: Table {n}'s header cell {cell!r} has no '(total: N)'")
-        totals[key] = int(m[1])
-    if len(totals) != 3 or "Frequency" not in head[1]:
-        raise PaperTableError(f"{path}: Table {n}'s header {head!r} is not Group, Frequency, DSP, registers, LUTs")
-    out = []
-    for r in rows:
-        m = _GROUP.match(r[0].strip())
-        if len(r) != 5 or not m:
-            raise PaperTableError(f"{path}: Table {n}: cannot read the row {r!r}")
-        out.append(SynthRow(r[0].replace("$", "").strip(), m[1], parse_modulus(m[2]), Decimal(r[1].strip()),
-                            _int(path, n, r[2], "DSP"), _int(path, n, r[3], "registers"),
-                            _int(path, n, r[4], "LUTs")))
-    return SynthTable(out, totals)
+            raise PaperTableError(f"{papers.data_path(PAPER)}: Table {n}: cannot read the row {row['row']!r}")
+        rows.append(SynthRow(row["row"], m[1], parse_modulus(m[2]), Decimal(v["Frequency"]), v["DSP48E1"],
+                             v["Slice registers"], v["Slice LUTs"]))
+    return SynthTable(rows, totals)
 
 
 def paper_table4(path=None) -> SynthTable:
@@ -240,25 +161,15 @@ def parse_time(text: str) -> tuple:
 
 def paper_table6(path=None) -> list:
     """Table 6: every non-blank cell, row by row. The [13] row has one cell (Small)."""
-    path, head, rows = _table(6, path)
-    columns = [h.strip() for h in head[1:]]
-    if columns != ["Toy", "Small", "Medium", "Large"]:
-        raise PaperTableError(f"{path}: Table 6's columns {columns!r} are not Toy, Small, Medium, Large")
     out = []
-    for r in rows:
-        label = r[0].replace("$", "").strip()
-        m = _GROUP.match(r[0].strip())
+    for row in papers.table(PAPER, "Table 6", path):
+        label = row["row"]
+        m = _LABEL.match(label)
         scheme = m[1] if m else (label.split()[0] if label.split()[0] in ("CMNT", "CNT") else "")
         p = parse_modulus(m[2]) if m else None
-        cells = r[1:] + [""] * (4 - len(r[1:]))
-        if len(cells) != 4:
-            raise PaperTableError(f"{path}: Table 6: row {r!r} has more than 4 cells")
-        for col, cell in zip(columns, cells):
-            if not cell.strip():
+        for col, rec in row.items():
+            if col == "row":
                 continue
-            try:
-                sec, dec = parse_time(cell)
-            except ValueError as e:
-                raise PaperTableError(f"{path}: Table 6, row {label!r}, column {col}: {e}") from None
-            out.append(TimeCell(label, scheme, p, col, cell.strip(), sec, dec))
+            out.append(TimeCell(label, scheme, p, col, rec["printed"], Decimal(rec["value"]),
+                                parse_time(rec["printed"])[1]))
     return out

@@ -9,11 +9,14 @@ NTT twiddle factors) on ``in_r``.
 Preconditions (docs/modmul.md, "Preconditions and precomputation"), each rejected with
 :class:`PreconditionError` (defined in reduction.precompute, which the reduction family's checks
 share; re-exported here):
+  * a, b, m integers (not bool, float or str);
   * 0 <= a, b < m;
   * barrett_k: 3 <= m < 2^k, m not a power of two;
   * shoup_k:   2 <= m, 2m < 2^k;
   * gshoup_k:  3 <= m, 2m < 2^k, m not a power of two.
 """
+import numbers
+
 from reduction.names import ReductionDesign
 from reduction.precompute import PreconditionError, reduction_ports
 
@@ -63,9 +66,19 @@ def check_shoup_modulus(k: int, m: int) -> None:
     _require(m >= 2 and 2 * m < 1 << k, f"shoup_{k}", f"modulus must satisfy 2 <= m and 2m < 2^{k} (got {m})")
 
 
+def check_integers(design: str, **values) -> None:
+    """Each value an integer (bool and float rejected: 1.5 would become a port value), else
+    PreconditionError naming it."""
+    for name, v in values.items():
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise PreconditionError(f"{design}: {name} must be an integer (got {v!r}, {type(v).__name__})")
+
+
 def precompute(design: str, a: int, b: int, m: int, mode=None, ls=None) -> dict:
     """``ls`` = (l1, l2[, l3]) for the shift designs (monts_*, k2reds_*): checked against m;
     without it, m's canonical Proth-l form is used."""
+    check_integers(design, a=a, b=b, m=m)
+    a, b, m = int(a), int(b), int(m)
     d = parse_design(design)
     k = d.k
     if isinstance(d, ReductionDesign):

@@ -17,9 +17,10 @@ modulus ports carry, besides q, Montgomery's q' = -q^-1 mod 2^k (mod_red_mp) and
 C = F^-2 = 2^2x mod q (mod_red_c), the constant of PWMUL's second pass. wlmm and k2red need a
 Proth q = q_h 2^(k-h) + 1, q_h < 2^h, with h = reduction_h(k, arrangement).
 """
-from modmul.precompute import barrett_params, check_shoup_modulus, gshoup_params
+from modmul.precompute import PreconditionError, barrett_params, check_integers, check_shoup_modulus, gshoup_params
 from primetools.primes import is_probable_prime, ntt_prime
-from reduction import check_modulus, parse_reduction
+from reduction import ReductionDesign, check_modulus
+from reduction.names import DEFAULT_TILE
 
 from . import ntt
 
@@ -36,8 +37,10 @@ def reduction_h(k: int, arrangement: str) -> int:
 
 def reduction_design(k: int, arrangement: str):
     """The reduction-family design of a reduction arrangement's units (reduction)."""
-    name = f"mont_{k}" if arrangement == "mont" else f"{arrangement}_{k}_h{reduction_h(k, arrangement)}"
-    return parse_reduction(name)
+    if arrangement == "mont":
+        return ReductionDesign("mont", k)
+    h = reduction_h(k, arrangement)
+    return ReductionDesign(arrangement, k, h=h, tile=DEFAULT_TILE if arrangement == "wlmm" else None)
 
 
 def twiddle_scale(k: int, q: int, arrangement: str) -> int:
@@ -79,14 +82,18 @@ def class_prime(n: int, k: int, arrangement: str, below=None) -> int:
     return q
 
 
-def _check(arrangement):
+def _check(arrangement, **values):
+    """The arrangement known and the values integers (PreconditionError); with q and psi, 0 < psi < q."""
     if arrangement not in ARRANGEMENTS:
         raise ValueError(f"unknown multiplier arrangement '{arrangement}'; valid: {', '.join(ARRANGEMENTS)}")
+    check_integers(f"NTT tile ({arrangement})", **values)
+    if "psi" in values and not 0 < values["psi"] < values["q"]:
+        raise PreconditionError(f"NTT tile ({arrangement}): psi must satisfy 0 < psi < q (psi={values['psi']}, q={values['q']})")
 
 
 def modulus_ports(k: int, q: int, arrangement: str) -> dict:
     """{port: value} for the tile's mod_* inputs."""
-    _check(arrangement)
+    _check(arrangement, k=k, q=q)
     ports = {"mod_q": q}
     if arrangement in REDUCTIONS:
         d = reduction_design(k, arrangement)
@@ -108,7 +115,7 @@ def modulus_ports(k: int, q: int, arrangement: str) -> dict:
 def twiddle_tables(n: int, k: int, q: int, psi: int, arrangement: str):
     """(forward, inverse): lists of (W as stored, companion) indexed 0..N-1 (entry 0 is never read).
     Reduction arrangements store W 2^x mod q (twiddle_scale) and no companion."""
-    _check(arrangement)
+    _check(arrangement, n=n, k=k, q=q, psi=psi)
     fwd = ntt.root_powers_bitrev(n, q, psi)
     half = pow(2, -1, q)
     inv = [pow(w, -1, q) * half % q for w in fwd]

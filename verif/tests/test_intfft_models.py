@@ -2,7 +2,8 @@
 independent references only: Python's x * y, x % p, x % A0, the direct DFT sums of Eqs. (4) and
 (6), the CMNT/CNT formulas. Nothing here compares one model with another port of itself. Parts:
 
-* the parsed tables (Tables 1-6) and the XC7VX980T's capacity from an independent source;
+* the paper's tables (Tables 1-6, data/papers/cao.toml) and the XC7VX980T's capacity from an
+  independent source;
 * the generator's checks and the bad-input refusals (each message names its condition);
 * each reducer exhaustively at reduced widths (every input), by hypothesis over its full range at
   the paper's widths, with the range ends; the printed-paper errors kept as counterexamples
@@ -27,6 +28,7 @@ import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import papers
 from intfft import fpga
 from intfft import paper_tables as pt
 from intfft import params as P
@@ -100,14 +102,14 @@ def test_table6_cells():
     assert abs(float(sw["CNT", "Toy"] / solinas["CNT", "Toy"]) - 67.65) < 0.02
 
 
-def test_missing_paper(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODFORGE_PAPERS", str(tmp_path))
-    with pytest.raises(pt.PaperTableError, match=pt.CAO):
+def test_missing_paper_data(tmp_path, monkeypatch):
+    monkeypatch.setattr(papers, "DATA", tmp_path)
+    with pytest.raises(pt.PaperTableError, match="cao.toml.*scripts/paper_data.py"):
         pt.paper_table1()
-    (tmp_path / pt.CAO).write_text("Table 1. nothing\n\nno header here\n")
-    with pytest.raises(pt.PaperTableError, match="Table 1's header"):
+    (tmp_path / "cao.toml").write_text('figures = [{ table = "Table 1", row = "Toy", column = "δ", value = 42 }]\n')
+    with pytest.raises(pt.PaperTableError, match="row 'Toy' has no figure in the column 'ρ'"):
         pt.paper_table1()
-    with pytest.raises(pt.PaperTableError, match="'Table 6.' not found"):
+    with pytest.raises(pt.PaperTableError, match="no figures of 'Table 6'"):
         pt.paper_table6()
 
 

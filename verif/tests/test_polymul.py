@@ -1,5 +1,5 @@
 """The polymul_<n>_<logq> designs (docs/polymul.md): the registry
-against the SSA paper's Table I as parsed from its text, q and psi against an independent search
+against the SSA paper's Table I (data/papers/millar.toml, written from its text), q and psi against an independent search
 (verif/ntt/millar_tables.py: its own prime search and root finder, not the generator's), the
 refusals, and the cycle promise against the ideal. `make test` generates polymul_1024_19 and writes
 the index build/designs.json; the cocotb runs of polymul tiles are in test_ntt_sram.py (make test-long).

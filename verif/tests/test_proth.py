@@ -1,8 +1,8 @@
 """The Proth-l prime toolkit (primetools.proth) against the paper's counts, the notes' lists and brute force.
 
-The counts compared against are parsed from the paper's text (primetools.paper_tables), never typed
-here. The Proth-2l lists with (l1, l2) come from ../shared/papers/NOTES-supporting-papers.md,
-Section 3.7 ("KATs from the paper"), and are typed in as known answers.
+The counts compared against are the paper's (primetools.paper_tables, from data/papers/tosun.toml,
+which scripts/paper_data.py writes from its text), never typed here. The Proth-2l lists with
+(l1, l2) are the reading notes' (3.7, "KATs from the paper"), recorded in the same file.
 """
 import shutil
 from itertools import product
@@ -10,24 +10,13 @@ from itertools import product
 import pytest
 
 from primetools import proth
-from primetools.paper_tables import PaperTableError, paper_table2, paper_table3_counts
+import papers
+from primetools.paper_tables import PaperTableError, paper_table2, paper_table3_counts, proth2l_lists
 from primetools.proth_cli import main as cli
 
-# NOTES-supporting-papers.md, 3.7: the full Proth-2l lists, (q, l1, l2).
-NOTES_2L = {
-    (64, 17): [(0x801c000000000001, 6, 3), (0x8070000000000001, 8, 5), (0x8e00000000000001, 13, 10),
-               (0x8fe0000000000001, 13, 6), (0xbe00000000000001, 15, 10)],
-    (32, 16): [(0x80400001, 7, 6), (0x80700001, 7, 4), (0x807c0001, 7, 2), (0x83e00001, 10, 5),
-               (0x83fe0001, 10, 1), (0x88000001, 12, 11), (0x9fc00001, 13, 6)],
-    (32, 15): [(0x80400001, 6, 5), (0x80700001, 6, 3), (0x807c0001, 6, 1), (0x83e00001, 9, 4),
-               (0x83fe0001, 9, 0), (0x88000001, 11, 10), (0x9fc00001, 12, 5)],
-    (64, 32): [(0x800003e000000001, 10, 5), (0x800003fe00000001, 10, 1), (0x800007f000000001, 11, 4),
-               (0x8000fe0000000001, 16, 9), (0x800ffffe00000001, 20, 1), (0x801c000000000001, 21, 18),
-               (0x803ffffe00000001, 22, 1), (0x8070000000000001, 23, 20), (0x80fffff800000001, 24, 3),
-               (0x83ffe00000000001, 26, 13), (0x83fffffe00000001, 26, 1), (0x87fffffc00000001, 27, 2),
-               (0x8e00000000000001, 28, 25), (0x8fe0000000000001, 28, 21), (0x8fffffe000000001, 28, 5),
-               (0xbe00000000000001, 30, 25)],
-}
+# The reading notes' full Proth-2l lists, (q, l1, l2) per (log q, log q_h) (data/papers/tosun.toml,
+# "Proth-2l primes"; notes 3.7).
+NOTES_2L = proth2l_lists()
 PAPER_CLASSES = [(64, 32), (64, 17), (32, 16), (32, 15)]
 SMALL_COUNT = proth.PYTHON_COUNT_LIMIT  # Table 3 counts with at most this many candidates run here
 
@@ -266,13 +255,13 @@ def test_cli(capsys):
     capsys.readouterr()
 
 
-def test_paper_missing(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODFORGE_PAPERS", str(tmp_path))
-    with pytest.raises(PaperTableError, match="ntt-modred-fpga-tosun.txt.*MODFORGE_PAPERS"):
+def test_paper_data_missing(tmp_path, monkeypatch):
+    monkeypatch.setattr(papers, "DATA", tmp_path)
+    with pytest.raises(PaperTableError, match="tosun.toml.*scripts/paper_data.py"):
         paper_table2()
-    (tmp_path / "ntt-modred-fpga-tosun.txt").write_text("no tables here\n")
-    with pytest.raises(PaperTableError, match="Table 2's header"):
+    (tmp_path / "tosun.toml").write_text("figures = []\n")
+    with pytest.raises(PaperTableError, match="no figures of 'Table 2'"):
         paper_table2()
-    with pytest.raises(PaperTableError, match="'Table 3:'"):
+    with pytest.raises(PaperTableError, match="no figures of 'Table 3'"):
         paper_table3_counts()
     assert cli(["tables"]) == 2

@@ -28,7 +28,8 @@ from modmul.designs import parse_design
 from primetools.proth import proth_l_decompose
 from reduction import ReductionDesign, check_modulus, model, reduction_ports
 from reduction import models as rmodels
-from reduction.names import DEFAULT_TILE, GRAMMAR
+import registry
+from reduction.names import DEFAULT_TILE
 from reduction.vectors import CLASSES, modulus
 
 LONG = os.environ.get("MODFORGE_LONG") == "1"
@@ -600,7 +601,7 @@ def test_mode_on_a_reduction_design():
 def test_bad_names(name, match):
     with pytest.raises(ValueError, match=match) as e:
         precompute(name, 1, 2, 7)
-    assert GRAMMAR in str(e.value) and "16 <= k <= 512" in str(e.value)
+    assert registry.index()["grammar"]["reduction"] in str(e.value) and "16 <= k <= 512" in str(e.value)
 
 
 @pytest.mark.parametrize("name", ["mont_32", "cbarrett_512", "plantard_16", "wlm_64_w17",

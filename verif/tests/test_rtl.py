@@ -15,8 +15,7 @@ from runner import manifest_path, run_bench, table_designs, widths_from_env
 
 # The `_fast` configurations run at MODFORGE_BEST_WIDTHS (default 32,64; test-long adds 128): at 256
 # bits an explicit design costs Icarus about a second per cycle.
-BEST = [d for d in table_designs(widths_from_env(), ("best",))
-        if int(d.split("_")[1]) in widths_from_env("MODFORGE_BEST_WIDTHS", "32,64")]
+BEST = table_designs(tuple(set(widths_from_env()) & set(widths_from_env("MODFORGE_BEST_WIDTHS", "32,64"))), ("best",))
 
 
 @pytest.mark.parametrize("design", table_designs(widths_from_env(), ("table", "reduction_table")) + BEST)

@@ -1,9 +1,10 @@
-"""The software baseline of the SSA polynomial multiplier (issue 10): the paper's tables as parsed
-(ntt.millar_tables), the moduli chosen for its sets, the NTL and FLINT programs
+"""The software baseline of the SSA polynomial multiplier (issue 10): the paper's tables as loaded
+(ntt.millar_tables, from data/papers/millar.toml), the moduli chosen for its sets, the NTL and FLINT programs
 (tools/polymul_ntl.cpp, tools/polymul_flint.c) against a schoolbook negacyclic product, and the
 driver flow/reports/sw_baseline.py (set names, agreement check, atomic result file).
 
-The paper's numbers are parsed from its text, never typed here. The only typed numbers are the
+The paper's numbers come from the committed data (written from its text by scripts/paper_data.py;
+test_paper_data.py compares the two), never typed here. The only typed numbers are the
 ZCU102 part's totals from the Xilinx datasheet DS891 (an independent source for Table III) and
 the structure the notes describe (18 sets, 4 place-and-route rows: the 256-bit-security sets
 with n <= 8192). The program tests skip, saying why, when NTL or FLINT is not installed.
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 import sympy
 
+import papers
 from ntt import millar_tables as mt
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,9 +72,9 @@ def test_table4_rows_and_arithmetic():
 def test_device_and_part_erratum():
     d = mt.paper_device()
     assert d._asdict() == {"part": "XCZU9EG-FFVB1156-2-I-ES2", **DS891_XCZU9EG}
-    text = mt.paper_path().read_text(encoding="utf-8")
-    assert mt.TABLE4_PART_MISPRINT in text          # the caption as printed (notes 1.4) ...
-    assert mt.table4_part() == d.part               # ... corrected to Table III's part
+    title = next(r["part"] for r in papers.table("millar", "Table IV") if r["row"] == "title")
+    assert title["printed"] == mt.TABLE4_PART_MISPRINT   # the caption as printed (docs/errata.md#millar-part) ...
+    assert mt.table4_part() == title["value"] == d.part  # ... corrected to Table III's part
 
 
 def test_resource_counts():
@@ -88,20 +90,21 @@ def test_resource_counts():
             assert not prints_as_pct(lo - 1) and not prints_as_pct(hi + 1)
 
 
-def test_missing_paper_names_the_file(tmp_path, monkeypatch):
-    monkeypatch.setenv("MODFORGE_PAPERS", str(tmp_path))
-    with pytest.raises(mt.PaperTableError, match=mt.MILLAR):
+def test_missing_data_names_the_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(papers, "DATA", tmp_path)
+    with pytest.raises(mt.PaperTableError, match="millar.toml.*scripts/paper_data.py"):
         mt.paper_table1()
 
 
 def test_missing_table_is_an_error(tmp_path):
-    text = mt.paper_path().read_text(encoding="utf-8")
-    broken = tmp_path / mt.MILLAR
-    broken.write_text(text.replace("TABLE IV\n", "TABLE 4\n"), encoding="utf-8")
-    with pytest.raises(mt.PaperTableError, match="TABLE IV"):
+    text = mt.data_path().read_text(encoding="utf-8")
+    broken = tmp_path / "millar.toml"
+    broken.write_text("".join(line for line in text.splitlines(keepends=True) if 'table = "Table IV"' not in line),
+                      encoding="utf-8")
+    with pytest.raises(mt.PaperTableError, match="Table IV"):
         mt.paper_table4(broken)
-    broken.write_text(text.replace("1,024\t19\t7,390\t30", "1,024\t19\t7,390"), encoding="utf-8")
-    with pytest.raises(mt.PaperTableError, match="cells"):
+    broken.write_text(text.replace('figures = [', 'figures = [[', 1), encoding="utf-8")
+    with pytest.raises(mt.PaperTableError, match="not valid TOML"):
         mt.paper_table2(broken)
 
 

@@ -36,7 +36,7 @@ object Generate {
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --list"
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --describe FILE NAME... | --serve"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
@@ -48,6 +48,21 @@ object Generate {
         case "--polymul" :: rest    => names ++= PolymulDesigns.names.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
+        case "--describe" :: file :: rest =>
+          // Every name after the file: its registry entry or the generator's error (verif/registry.py).
+          val w = new PrintWriter(new File(file))
+          w.println(rest.map(n => s"  ${RegistryEntry.str(n)}: " + RegistryEntry.describe(n).fold(e => s"""{"error": ${RegistryEntry.str(e)}}""", _.json)).mkString("{\n", ",\n", "\n}"))
+          w.close(); return
+        case "--serve" :: _ =>
+          // One name per input line, one answer per output line ("@@" + the entry or {"error": ...}): a
+          // long-lived JVM for verif/registry.py, which asks for names one at a time in a test session.
+          val in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in))
+          Iterator.continually(in.readLine()).takeWhile(_ != null).foreach { n =>
+            println("@@" + RegistryEntry.describe(n).fold(e => s"""{"design": ${RegistryEntry.str(n)}, "error": ${RegistryEntry.str(e)}}""", _.json))
+            System.out.flush()
+          }
+          return
+        case "--index" :: rest      => new File(out).mkdirs(); writeIndex(new File(out, "designs.json")); it = rest; if (rest.isEmpty) return
         case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++ Best.names ++ PolymulDesigns.names).foreach(println); return
         case flag :: _ if flag.startsWith("--") =>
           System.err.println(s"error: unknown option $flag; $usage"); sys.exit(2)
@@ -57,6 +72,9 @@ object Generate {
     }
     if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}; ${PolymulDesigns.help}; ${intfft.IntFftDesigns.help}"); sys.exit(2) }
     def fail(msg: String) = { System.err.println(s"error: $msg"); sys.exit(2) }
+    // --ntt-q / --ntt-psi (make's NTT_Q / NTT_PSI) choose an NTT tile's modulus and root: refused elsewhere, not ignored.
+    for ((n, _, nq, npsi) <- names if (nq.isDefined || npsi.isDefined) && !NttDesigns.isNtt(n))
+      fail(s"$n: NTT_Q / NTT_PSI (--ntt-q / --ntt-psi) apply to NTT tiles (ntt_...) only; $n is not one. Fix: leave them unset")
     val (fftNames, nonFftNames) = names.partition(j => intfft.IntFftDesigns.isIntFft(j._1))
     val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
     val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
@@ -65,10 +83,8 @@ object Generate {
     // Every name is checked before anything is written.
     // A tile variant `<tile>__<tokens>` takes the product architecture (m<arch>) and synthesis tokens.
     val tiles = nttNames.map { case (n, o, nq, npsi) =>
-      val (b, v) = if (n.contains("__")) (n.take(n.indexOf("__")), Some(Variant.parse(n.drop(n.indexOf("__") + 2)).fold(fail, identity))) else (n, None)
-      if (v.exists(x => x.mask.isDefined || x.trunc.isDefined)) fail(s"$n: an NTT tile variant takes m<arch> and synthesis tokens only")
-      v.foreach(x => arith.MulArch.parse(x.arch).fold(fail, identity))
-      (NttDesigns.parse(b, nq, npsi).fold(fail, identity), o, v)
+      val (c, v) = NttDesigns.parseVariant(n, nq, npsi).fold(fail, identity)
+      (c, o, v)
     }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
     val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(fail, identity), o) }
@@ -123,6 +139,7 @@ object Generate {
   "kind": "ntt",${v.map(x => s"""\n  "base": "${c.name}",\n  "arch": "${x.arch}",\n  "synthesis": ${x.synthJson},""").getOrElse("")}${if (polymul) s"""\n  "base": "${c.name}",\n  "polymul": {"n": ${c.n}, "logq": ${c.k}},""" else ""}
   "family": "ntt",
   "title": "NTT tile, ${c.mul.title}",
+  "registry": ${RegistryEntry.tileEntry(name, c, v, polymul).json},
   "n": ${c.n},
   "k": ${c.k},
   "p": ${c.p},
@@ -168,6 +185,12 @@ ${groups.mkString(",\n")}
   }
 
   /** `<out>/designs.json`: the registry as the Python side and the Makefile read it. */
+  /** Every family's one-line name grammar, defined beside its parser (`make help` prints them). */
+  def grammar: Seq[(String, String)] = Seq(
+    "modmul" -> Designs.grammar, "variant" -> Variant.grammar, "fast" -> ("<barrett|shoup|gshoup>_<k>_fast; " + modforge.modmul.Best.help),
+    "mul" -> s"mul_<k>, ${Designs.minK} <= k <= ${Designs.maxK}", "reduction" -> reduction.ReductionConfig.grammar,
+    "ntt" -> NttDesigns.grammar, "polymul" -> PolymulDesigns.grammar, "intfft" -> intfft.IntFftDesigns.grammar)
+
   def writeIndex(f: File): Unit = {
     val w = new PrintWriter(f)
     def list(xs: Seq[Any]) = xs.map(x => s""""$x"""").mkString("[", ", ", "]")
@@ -181,7 +204,10 @@ ${groups.mkString(",\n")}
   "ntt_best": ${list(NttDesigns.bestTable)},
   "reduction_table": ${list(reduction.ReductionDesigns.table)},
   "best": ${list(Best.names)},
-  "polymul": ${list(PolymulDesigns.names)}
+  "polymul": ${list(PolymulDesigns.names)},
+  "intfft_table": ${list(intfft.IntFftDesigns.table)},
+  "grammar": {${grammar.map { case (f, g) => s"${RegistryEntry.str(f)}: ${RegistryEntry.str(g)}" }.mkString(", ")}},
+  "titles": {${(Designs.families.map(f => f.name -> f.title) ++ reduction.Method.all.map(m => m.name -> m.title)).map { case (f, t) => s"${RegistryEntry.str(f)}: ${RegistryEntry.str(t)}" }.mkString(", ")}}
 }""")
     w.close()
   }
@@ -192,6 +218,7 @@ ${groups.mkString(",\n")}
   "design": "${d.name}",
   "family": "${d.familyName}",
   "title": "${d.title}",
+  "registry": ${RegistryEntry.of(d).json},
   "k": ${d.k}${d.manifestExtra},
   "latency": ${top.latency},
   "generator": "SpinalHDL ${Spinal.version}",

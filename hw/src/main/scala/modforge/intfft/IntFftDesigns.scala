@@ -37,6 +37,9 @@ case class BarrettDesign(g: IntFftParams) {
 object IntFftDesigns {
   def isIntFft(name: String): Boolean = name.startsWith("intfft_")
 
+  /** The one-line grammar (build/designs.json, `make help`). */
+  val grammar: String = "intfft_<fermat32|general32|fermat64|solinas64>_<parallel|folded_p<P>|butterfly|schoolbook|barrett>"
+
   def help: String =
     s"valid Integer-FFT designs: intfft_<group>_parallel or intfft_<group>_folded_p<P> (block multipliers), intfft_<group>_butterfly (one butterfly unit), intfft_<group>_schoolbook (the controller), intfft_<group>_barrett (the super-size Barrett reduction mod A0), group in {${IntFftParams.groups.map(_.name).mkString(", ")}}, " +
       "P a power of two with 4P <= k (k = 64 for the 32-bit groups, 128 for the 64-bit ones)"
@@ -90,6 +93,9 @@ object IntFftDesigns {
     case b: ButterflyDesign => generateButterfly(out, b)
   }
 
+  /** The design a generated name is (for its manifest's registry member). */
+  private def registryDesign(name: String): Product = parseAny(name).fold(e => sys.error(e), identity)
+
   /** A JSON string value. */
   private def q(s: String): String = "\"" + s + "\""
 
@@ -104,6 +110,7 @@ object IntFftDesigns {
   "kind": "$kind",
   "family": "intfft",
   "title": "$title",
+  "registry": ${modforge.RegistryEntry.intfftEntry(name, registryDesign(name)).json},
 ${groupJson(g)}
 $body  "generator": "SpinalHDL ${Spinal.version}",
   "ports": [

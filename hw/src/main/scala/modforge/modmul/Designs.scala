@@ -57,6 +57,9 @@ object Designs {
   val tableWidths: Seq[Int] = Seq(32, 64, 128, 256)
   val table: Seq[Design] = for (f <- families; k <- tableWidths) yield Design(f, k)
 
+  /** The one-line grammar (build/designs.json, `make help`). */
+  def grammar: String = s"<${families.map(_.name).mkString("|")}>_<k>, $minK <= k <= $maxK"
+
   def help: String =
     s"valid designs: <family>_<k> with family in {${families.map(_.name).mkString(", ")}} and " +
       s"$minK <= k <= $maxK; the table designs are ${table.map(_.name).mkString(" ")}"

@@ -1,6 +1,7 @@
 package modforge.ntt
 
 import modforge.PreconditionError
+import modforge.modmul.Variant
 
 /** NTT tiles in the design registry: `ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram]`
   * (the last three: the reduction arrangements, [[ReductionArrangement]]; `_sram`: coefficients and RAM
@@ -33,6 +34,21 @@ object NttDesigns {
       s"wlmm, k2red: Proth q = q_h 2^(k-h) + 1 with h = min(17, k/2) and min(26, k/2)); the table tiles are ${table.mkString(" ")}"
 
   def isNtt(name: String): Boolean = name.startsWith("ntt_")
+
+  /** The one-line grammar (build/designs.json, `make help`). */
+  val grammar: String = "ntt_<N>_<k>_p<P>_<barrett|shoupbarrett|gshoup|mont|wlmm|k2red>[_ram][_sram][__<m<arch> and synthesis tokens>]"
+
+  /** A tile or a tile variant `<tile>__<tokens>`: the variant takes the product architecture (m<arch>)
+    * and synthesis tokens only (pipeline and truncation stay the tile's own). */
+  def parseVariant(n: String, q: Option[BigInt] = None, psi: Option[BigInt] = None): Either[String, (NttConfig, Option[Variant])] = {
+    val (b, tokens) = if (n.contains("__")) (n.take(n.indexOf("__")), Some(n.drop(n.indexOf("__") + 2))) else (n, None)
+    for {
+      v <- tokens.map(t => Variant.parse(t).map(Some(_))).getOrElse(Right(None))
+      _ <- if (v.exists(x => x.mask.isDefined || x.trunc.isDefined)) Left(s"$n: an NTT tile variant takes m<arch> and synthesis tokens only") else Right(())
+      _ <- v.map(x => modforge.arith.MulArch.parse(x.arch).map(_ => ())).getOrElse(Right(()))
+      c <- parse(b, q, psi)
+    } yield (c, v)
+  }
 
   def parse(name: String, q: Option[BigInt] = None, psi: Option[BigInt] = None): Either[String, NttConfig] = {
     val Pattern = """ntt_(\d+)_(\d+)_p(\d+)_([a-z0-9]+?)(_ram)?(_sram)?""".r

@@ -42,8 +42,13 @@ object PolymulDesigns {
 
   def isPolymul(design: String): Boolean = design.startsWith("polymul_")
 
+  /** The one-line grammar (build/designs.json, `make help`). */
+  val grammar: String = "polymul_<n>_<logq>[_p<P>], (n, logq) a set of the SSA paper's Table I"
+
   def help: String = s"polymul designs: polymul_<n>_<logq>[_p<P>] for the paper's Table I sets " +
-    s"(${paperSets.map { case (n, l) => s"$n/$l" }.mkString(", ")}), P a power of two from 1 to 32 (default $defaultP)"
+    s"(${paperSets.filter { case (n, l) => notBuilt(n, l).isEmpty }.map { case (n, l) => s"$n/$l" }.mkString(", ")}; " +
+    s"not built: ${paperSets.filter { case (n, l) => notBuilt(n, l).nonEmpty }.map { case (n, l) => s"$n/$l" }.mkString(", ")}, " +
+    s"log q above k = ${modforge.modmul.Designs.maxK}), P a power of two from 1 to 32 (default $defaultP)"
 
   /** The tile of a `polymul_` name (its own name stays the design's: the generator writes it under
     * that name, with `base` = the tile's registry name in the manifest). */
