@@ -18,12 +18,10 @@ import argparse
 import json
 import re
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from configs import config, write  # noqa: E402
-from harden import BUILD  # noqa: E402
-from pdk import PDK, FlowError, find_pdk, shown  # noqa: E402
+import layout
+from configs import config, write
+from pdk import PDK, FlowError, find_pdk, shown
 
 GDS_MISSING = re.compile(r"Path provided for variable 'MACROS\.(\w+)\.gds\[0\]' is invalid: '(.+)' does not exist")
 # Our steps' variables: unknown to Classic, which warns about them (and lists them among the
@@ -33,12 +31,12 @@ OURS = re.compile(r"Unknown key 'MODFORGE_\w+' provided\.")
 
 def check(design: str, pdk, extra: dict = None) -> tuple:
     """(accepted, notes, errors) for one design; `extra` variables are merged into its configuration."""
-    manifest_file = BUILD / design / "rtl" / f"{design}.json"
+    manifest_file = layout.manifest(design)
     if not manifest_file.exists():
         raise FlowError(f"{shown(manifest_file)} is missing.\nFix: make rtl DESIGN={design}")
     manifest = json.loads(manifest_file.read_text())
     macros = (manifest.get("sram") or {}).get("macro_models", [])
-    cfg = BUILD / design / "librelane" / "config.classic.json"
+    cfg = layout.librelane_dir(design) / "config.classic.json"
     write(cfg, {**config(design, f"dir::../rtl/{design}.v", synth=manifest.get("synthesis"), macros=macros, pdk=pdk,
                          with_macros=True), **(extra or {})})
     from librelane.flows import Flow
@@ -62,7 +60,7 @@ def main():
     a = ap.parse_args()
     designs = list(a.designs)
     if a.all:
-        index = BUILD / "designs.json"
+        index = layout.index()
         if not index.exists():
             sys.exit("check-classic: error: build/designs.json is missing. Fix: make rtl-all")
         idx = json.loads(index.read_text())

@@ -14,10 +14,10 @@ import json
 import sys
 from pathlib import Path
 
+from pdk import LIBRELANE_PDK_OVERRIDES, PDK
+
 FLOW = Path(__file__).resolve().parent
 ROOT = FLOW.parent
-sys.path.insert(0, str(FLOW))
-from pdk import LIBRELANE_PDK_OVERRIDES, PDK  # noqa: E402
 CLOCK_PERIOD_NS = 0.25  # the paper's constraint: far below reachable, so the critical path is the result
 STEPS_WITHOUT_OPENROAD = ["Modforge.Synthesis", "Modforge.STA"]
 

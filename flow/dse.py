@@ -34,13 +34,11 @@ import sys
 import time
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
-sys.path.insert(0, str(FLOW))
-from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import CORNERS, ROOT, FlowError  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "verif"))
-import registry  # noqa: E402  (what a design name means: the generator's answer)
+import layout
+import registry  # what a design name means: the generator's answer
+from harden import flow_sha256, rtl_sha256
+from layout import BUILD
+from pdk import CORNERS, ROOT, FlowError
 
 REPORTS = ROOT / "reports"
 FAMILIES = ("barrett", "shoup", "gshoup")
@@ -91,13 +89,13 @@ def replace(tokens: list, lever: str, values: list) -> list:
 # ---------------------------------------------------------------- running points
 
 def result(design: str):
-    p = BUILD / design / "harden" / "metrics.json"
+    p = layout.metrics(design)
     return json.loads(p.read_text()) if p.exists() else None
 
 
 def up_to_date(design: str) -> bool:
     m = result(design)
-    return bool(m and (BUILD / design / "rtl" / f"{design}.v").exists()
+    return bool(m and layout.rtl(design).exists()
                 and m.get("rtl_sha256") == rtl_sha256(design) and m.get("flow_sha256") == flow_sha256())
 
 
@@ -111,7 +109,7 @@ def generator_sha256() -> str:
 
 
 def _stamp(design: str) -> Path:
-    return BUILD / design / "rtl" / ".generator_sha256"
+    return layout.rtl_dir(design) / ".generator_sha256"
 
 
 def generate(designs: list) -> list:
@@ -120,7 +118,7 @@ def generate(designs: list) -> list:
     beside its Verilog), so rerunning a finished sweep only rewrites the reports.
     If the call fails, each point is generated alone; returns the points that could not be built."""
     src = generator_sha256()
-    designs = [d for d in designs if not ((BUILD / d / "rtl" / f"{d}.v").exists() and _stamp(d).exists()
+    designs = [d for d in designs if not (layout.rtl(d).exists() and _stamp(d).exists()
                                           and _stamp(d).read_text() == src)]
     if not designs:
         return []
@@ -507,7 +505,7 @@ def limit_section(by_fam: dict, eff) -> list:
 
 def flop_q_delay(design: str):
     """The delay of the worst path's first step (the launching flip-flop's clock-to-Q), from the tt STA log."""
-    log = BUILD / design / "harden" / f"sta_{CORNERS[0]}.log"
+    log = layout.harden_dir(design) / f"sta_{CORNERS[0]}.log"
     if not log.exists():
         return None
     for line in log.read_text().splitlines():

@@ -50,10 +50,9 @@ import time
 from importlib.metadata import version
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
-sys.path.insert(0, str(FLOW))
-from harden import BUILD, Interrupted, replace_dir, stop_children, stop_on_signals  # noqa: E402
-from pdk import SRAM_MACROS, FlowError, shown  # noqa: E402
+import layout
+from harden import Interrupted, replace_dir, stop_children, stop_on_signals
+from pdk import SRAM_MACROS, FlowError, shown
 
 VENV_BIN = Path(sys.executable).parent
 TARGETS = ("xc7", "xcup", "ecp5")
@@ -100,7 +99,7 @@ endmodule
 
 def sram_fpga_models(design: str, work: Path, manifest: Path = None) -> list:
     """The FPGA models of the SRAM macros a design instantiates (none for flip-flop designs), written to work/."""
-    mf = manifest or BUILD / design / "rtl" / f"{design}.json"
+    mf = manifest or layout.manifest(design)
     sram = (json.loads(mf.read_text()).get("sram") or {}) if mf.exists() else {}
     out = []
     for name in sram.get("macro_models", []):
@@ -254,7 +253,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
                     "(they set synth_ecp5 and nextpnr, for ecp5)")
     if timeout_min is not None and timeout_min <= 0:
         usage_error(f"--timeout-min {timeout_min:g} is not positive")
-    rtl = BUILD / design / "rtl" / f"{design}.v"
+    rtl = layout.rtl(design)
     if not rtl.exists():
         raise FlowError(f"{shown(rtl)} is missing.\nFix: make rtl DESIGN={design}")
     t0 = time.monotonic()
@@ -262,7 +261,7 @@ def run(design, target, part=None, freq=100.0, seeds=(1, 2, 3), router="router1"
     def say(msg):
         print(f"[fpga {design} {target} {time.monotonic() - t0:6.1f} s] {msg}", flush=True)
 
-    out = BUILD / design / "fpga" / target
+    out = layout.fpga_dir(design, target)
     work = out.with_name(target + ".partial")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -345,7 +344,7 @@ def main():
     except Interrupted as e:
         stop_children()
         print(f"fpga: {a.design} {a.target}: stopped by {e}: Yosys and nextpnr were stopped; "
-              f"{shown(BUILD / a.design / 'fpga' / a.target)}/ is as it was", file=sys.stderr)
+              f"{shown(layout.fpga_dir(a.design, a.target))}/ is as it was", file=sys.stderr)
         sys.exit(128 + e.signum)
 
 

@@ -33,13 +33,12 @@ import threading
 import time
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parent
-sys.path.insert(0, str(FLOW))
-from configs import config, write  # noqa: E402
-from pdk import CORNERS, PDK, ROOT, SCL, FlowError, find_pdk, shown  # noqa: E402
-from sta import sta_binary  # noqa: E402
+import layout
+from configs import config, write
+from pdk import CORNERS, PDK, ROOT, SCL, FlowError, find_pdk, shown
+from sta import sta_binary
 
-BUILD = Path(os.environ.get("MODFORGE_BUILD") or ROOT / "build")
+FLOW = Path(__file__).resolve().parent
 VENV_BIN = Path(sys.executable).parent
 NEEDS_OPENROAD = ("floorplan", "placement", "clock tree synthesis", "routing", "parasitic extraction",
                   "DRC", "LVS", "GDS")
@@ -144,7 +143,7 @@ def replace_dir(work: Path, out: Path):
 
 def rtl_sha256(design: str) -> str:
     """Hash of the RTL a result was produced from: `make reports` reruns a design when it changes."""
-    return hashlib.sha256((BUILD / design / "rtl" / f"{design}.v").read_bytes()).hexdigest()
+    return hashlib.sha256(layout.rtl(design).read_bytes()).hexdigest()
 
 
 def flow_sha256() -> str:
@@ -167,7 +166,7 @@ def librelane_binary() -> str:
 
 def preflight(design: str):
     """Everything that can be checked before a long step starts."""
-    manifest = BUILD / design / "rtl" / f"{design}.json"
+    manifest = layout.manifest(design)
     if not manifest.exists():
         raise FlowError(f"{shown(manifest)} is missing.\nFix: make rtl DESIGN={design}")
     librelane_binary()
@@ -218,9 +217,8 @@ def run_librelane(design: str, cfg: Path, pdk_root: Path, classic: bool, log: Pa
     cmd = [librelane_binary(), "--manual-pdk", "--pdk-root", str(pdk_root), "-p", PDK,
            "--run-tag", "latest", "--overwrite", "--condensed", "--hide-progress-bar"]
     cmd += ["-f", "classic"] if classic else []
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(FLOW), os.environ.get("PYTHONPATH")]))}
     with open(log, "w") as f:
-        p = subprocess.Popen(cmd + [str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        p = subprocess.Popen(cmd + [str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              start_new_session=True)  # its own process group: see child_groups
         try:
             for line in p.stdout:
@@ -254,7 +252,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
         raise FlowError(f"{design}: synthesis options {synth} of its manifest: {e}. Fix: make rtl DESIGN={design}")
     t0 = time.monotonic()
     classic = shutil.which("openroad") is not None
-    ll = BUILD / design / "librelane"
+    ll = layout.librelane_dir(design)
     cfg = ll / "config.json"
     sram = manifest.get("sram") or {}
     # Classic needs LibreLane's MACROS (with a GDS view) to place the macros; our steps read
@@ -278,7 +276,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
     paths = next(run.glob("*-modforge-sta/worst_paths.json"), None)
     worst = json.loads(paths.read_text()).get(CORNERS[0], {}) if paths else {}
 
-    work = BUILD / design / "harden.partial"
+    work = layout.design_dir(design) / "harden.partial"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
@@ -316,10 +314,10 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
         }
         (work / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
         (work / "summary.md").write_text(summary(metrics))
-        replace_dir(work, BUILD / design / "harden")
+        replace_dir(work, layout.harden_dir(design))
     finally:
         shutil.rmtree(work, ignore_errors=True)  # gone once published; half-written after an error
-    out = BUILD / design / "harden"
+    out = layout.harden_dir(design)
     say = f"[harden {design} {metrics['wall_s']:6.1f} s]"
     print(f"{say} critical path " + ", ".join(f"{k} {v:.3f} ns" for k, v in cp.items()) +
           f"; {metrics['design__instance__area']:.0f} um2, {metrics['design__instance__count']} cells")
@@ -331,13 +329,11 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
 
 def current(design: str):
     """build/<d>/harden/metrics.json if it and the netlist were made from the design's current RTL, else None."""
-    out = BUILD / design / "harden"
     try:
-        m = json.loads((out / "metrics.json").read_text())
+        m = json.loads(layout.metrics(design).read_text())
     except (OSError, ValueError):
         return None
-    rtl = BUILD / design / "rtl" / f"{design}.v"
-    ok = rtl.exists() and (out / f"{design}.nl.v").exists() and m.get("rtl_sha256") == rtl_sha256(design)
+    ok = layout.rtl(design).exists() and layout.netlist(design).exists() and m.get("rtl_sha256") == rtl_sha256(design)
     return m if ok else None
 
 
@@ -398,7 +394,7 @@ def main():
     except Interrupted as e:
         stop_children()
         print(f"harden: {a.design}: stopped by {e}: LibreLane and its steps were stopped; "
-              f"{shown(BUILD / a.design / 'harden')}/ is as it was", file=sys.stderr)
+              f"{shown(layout.harden_dir(a.design))}/ is as it was", file=sys.stderr)
         sys.exit(128 + e.signum)
 
 

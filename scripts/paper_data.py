@@ -18,10 +18,10 @@ import difflib
 import sys
 from pathlib import Path
 
+import papers
+from papers import text
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "verif"))
-import papers  # noqa: E402
-from papers import text  # noqa: E402
 
 
 def rendered(names) -> dict:

@@ -20,12 +20,12 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from primetools import proth
+from primetools.paper_tables import data_path
+from primetools.proth_cli import table_rows, timed_count
+from primetools.proth_native import compiler_version
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "verif"))
-from primetools import proth  # noqa: E402
-from primetools.paper_tables import data_path  # noqa: E402
-from primetools.proth_cli import table_rows, timed_count  # noqa: E402
-from primetools.proth_native import compiler_version  # noqa: E402
 
 LIST_CLASSES = [(64, 17), (64, 32), (32, 15), (32, 16)]
 

@@ -71,7 +71,6 @@ def main():
             # machine's, if set, else the one find_pdk() finds from here), no papers' text.
             env = {**os.environ, "HOME": str(home)}
             if "PDK_ROOT" not in env:
-                sys.path.insert(0, str(ROOT / "flow"))
                 from pdk import find_pdk
                 env["PDK_ROOT"] = str(find_pdk().root)
             env.pop("MODFORGE_PAPERS", None)

@@ -3,8 +3,9 @@
 #   Debian packages: a JDK and Maven (Mill, SpinalHDL), Verilator (SpinalSim), Icarus (cocotb),
 #                    OpenSTA (static timing), python3-venv, NTL, FLINT and GMP (the software
 #                    baseline, make sw-baseline);
-#   .venv:           the pinned Python packages of requirements.txt (reinstalled when it changes),
-#                    pyosys (Yosys) among them;
+#   .venv:           the pinned Python packages of requirements.txt, pyosys (Yosys) among them, then
+#                    the project itself in editable mode (pyproject.toml: a .pth puts verif/,
+#                    verif/bench/ and flow/ on sys.path); both again when either file changes;
 #   Mill:            fetched by ./mill from Maven Central on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,13 +36,15 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-# Python venv, keyed on the content of requirements.txt.
-want="$(sha256sum requirements.txt | cut -d' ' -f1)"
-if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.requirements.sha256 2>/dev/null)" != "$want" ]; then
-  echo "setup: creating .venv with requirements.txt"
+# Python venv, keyed on the content of requirements.txt and pyproject.toml.
+want="$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)"
+if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.setup.sha256 2>/dev/null)" != "$want" ]; then
+  echo "setup: installing requirements.txt and the project (editable) into .venv"
   python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
-  echo "$want" > .venv/.requirements.sha256
+  .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
+  rm -f .venv/.requirements.sha256
+  echo "$want" > .venv/.setup.sha256
 fi
 
 # Mill: the launcher fetches it on first use; do it here so the first build's log is clean.

@@ -16,8 +16,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import layout
+from layout import BUILD
+
 ROOT = Path(__file__).resolve().parents[1]
-BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 CACHE = BUILD / "registry" / "entries.json"
 
 _memo = {}
@@ -144,7 +146,7 @@ def remember(entry: dict) -> dict:
 def index() -> dict:
     """build/designs.json: the table lists, every family's grammar line and title (`make rtl-all`
     or `Generate --index` writes it)."""
-    p = BUILD / "designs.json"
+    p = layout.index()
     if not p.exists():
         subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), "--index"],
                        cwd=ROOT, capture_output=True, text=True)

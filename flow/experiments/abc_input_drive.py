@@ -26,16 +26,14 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-FLOW = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(FLOW))
-import synth  # noqa: E402
-from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import CORNERS, ROOT, find_pdk  # noqa: E402
-sys.path.insert(0, str(ROOT / "verif"))
-import registry  # noqa: E402
-from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
+import layout
+import registry
+import synth
+from harden import flow_sha256, rtl_sha256
+from layout import BUILD
+from pdk import CORNERS, ROOT, find_pdk
+from sta import DRIVE_CELL, TCL, parse_sta, sta_binary
 
 NAME = "abc_input_drive"
 FLOW_ABC_SCRIPT, FLOW_RECIPE = synth.ABC_SCRIPT, synth.recipe
@@ -51,7 +49,7 @@ def patched_script(script: str) -> str:
 
 def run(design: str) -> dict:
     t0 = time.monotonic()
-    manifest = json.loads((BUILD / design / "rtl" / f"{design}.json").read_text())
+    manifest = json.loads(layout.manifest(design).read_text())
     opts = synth.SynthOptions.from_dict(dict(manifest.get("synthesis") or {}))
     if not opts.sizing:
         raise RuntimeError(f"{design}: its recipe has no ABC buffering (ns): nothing to compare")
@@ -65,7 +63,7 @@ def run(design: str) -> dict:
     synth.ABC_SCRIPT = patched_script(FLOW_ABC_SCRIPT)
     synth.recipe = lambda *a, **k: [c + f" -constr {constr}" if c.startswith("abc ") else c for c in FLOW_RECIPE(*a, **k)]
     pdk = find_pdk()
-    res = synth.synthesize(design, BUILD / design / "rtl" / f"{design}.v", out, pdk, corner=CORNER, opts=opts)
+    res = synth.synthesize(design, layout.rtl(design), out, pdk, corner=CORNER, opts=opts)
     tcl, log = out / f"sta_{CORNER}.tcl", out / f"sta_{CORNER}.log"
     tcl.write_text(TCL.format(lib=pdk.liberty(CORNER), netlist=res["netlist"], top=design, period_ns=0.25,
                               drive_cell=DRIVE_CELL))
@@ -84,7 +82,7 @@ def report():
     for p in sorted(BUILD.glob(f"*/experiments/{NAME}/result.json")):
         r = json.loads(p.read_text())
         d = r["design"]
-        base_p = BUILD / d / "harden" / "metrics.json"
+        base_p = layout.metrics(d)
         if not base_p.exists():
             continue
         base = json.loads(base_p.read_text())
@@ -118,7 +116,7 @@ def main():
     ap.add_argument("designs", nargs="*")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args()
-    missing = [d for d in a.designs if not (BUILD / d / "harden" / "metrics.json").exists()]
+    missing = [d for d in a.designs if not layout.metrics(d).exists()]
     if missing:
         sys.exit(f"{NAME}: error: no `make harden` result for {' '.join(missing)}. Fix: make harden DESIGN=<d> first")
     with ProcessPoolExecutor(max_workers=a.jobs) as ex:

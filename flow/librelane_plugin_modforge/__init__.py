@@ -1,5 +1,6 @@
 """LibreLane steps for hardening on machines without OpenROAD (imported by LibreLane at start-up,
-as every importable `librelane_plugin_*` module is; flow/ must be on PYTHONPATH).
+as every importable `librelane_plugin_*` module is; the editable install, `make setup`, puts flow/
+on sys.path).
 
 * ``Modforge.Synthesis``: flow/synth.py (pyosys 0.70). It stands in for ``Yosys.Synthesis``,
   whose ABC scripts take over 30 minutes at k = 128 and rebuild fast adders as ripple chains.
@@ -25,11 +26,10 @@ from librelane.config import Variable
 from librelane.state import DesignFormat, State
 from librelane.steps import MetricsUpdate, Step, ViewsUpdate
 
+from pdk import CORNERS, DONT_USE, DONT_USE_DEFAULT, SCL, Pdk
+from sta import DRIVE_CELL, TCL, parse_sta, sta_binary
+
 FLOW_DIR = Path(__file__).resolve().parents[1]
-if str(FLOW_DIR) not in sys.path:
-    sys.path.insert(0, str(FLOW_DIR))
-from pdk import CORNERS, DONT_USE, DONT_USE_DEFAULT, SCL, Pdk  # noqa: E402
-from sta import DRIVE_CELL, TCL, parse_sta, sta_binary  # noqa: E402
 
 
 class _KnownUnusedKeys(logging.Filter):

@@ -20,14 +20,12 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from harden import BUILD  # noqa: E402
-from pdk import CORNERS  # noqa: E402
-from reports.common import (entries, INDEX, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,  # noqa: E402
+import layout
+import papers  # verif/papers: the papers' figures, data/papers/
+from pdk import CORNERS
+from reports.common import (entries, INDEX, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,
                             pyplot, ratio, read_json, run_designs, save_figure, tools_text, write_csv, write_json,
                             write_md, write_text)
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "verif"))
-import papers  # noqa: E402  (verif/papers: the papers' figures, data/papers/)
 
 PAPER = papers.data_path("gshoup")
 PAPER_NAMES = {"Shoup": "shoup", "Barrett optimized": "barrett", "This work": "gshoup"}
@@ -343,7 +341,7 @@ def main():
     (REPORTS / "designs").mkdir(exist_ok=True)
     for d in designs:
         if harden_result(d):
-            shutil.copy(BUILD / d / "harden" / "summary.md", REPORTS / "designs" / f"{d}.md")
+            shutil.copy(layout.harden_dir(d) / "summary.md", REPORTS / "designs" / f"{d}.md")
     print(f"reports: wrote reports/asic_table.md (.csv, .json), efficiency.png, polymul_efficiency.png, "
           f"flow_benchmark.md, designs/*.md; {len(failures)} failed")
     return 1 if failures else 0

@@ -11,8 +11,9 @@
     fewer results than the file it would replace is refused, naming the designs without a result,
     unless the generator runs with --partial, which writes it with a note naming them.
 
-The scripts run as `python flow/reports/<x>.py` from the repository root: each puts flow/ first on
-sys.path, so the engine (`harden`, `pdk`, `dse`) and this package (`reports.<x>`) import.
+The scripts run as `python flow/reports/<x>.py`: the project's editable install (`make setup`,
+pyproject.toml) puts verif/, verif/bench/ and flow/ on sys.path, so the engine (`harden`, `pdk`,
+`dse`), this package (`reports.<x>`) and verif's modules (`registry`) import from anywhere.
 """
 import argparse
 import csv
@@ -28,15 +29,15 @@ import sys
 import time
 from pathlib import Path
 
+import layout
+import registry  # what a design name means: the generator's answer, verif/registry.py
+from harden import flow_sha256, rtl_sha256
+from layout import BUILD
+from pdk import ROOT
+
 FLOW = Path(__file__).resolve().parents[1]
-from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import ROOT  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "verif"))
-import registry  # noqa: E402  (what a design name means: the generator's answer, verif/registry.py)
-
 REPORTS = ROOT / "reports"
-INDEX = BUILD / "designs.json"
+INDEX = layout.index()
 
 
 # ---- results ----
@@ -77,16 +78,16 @@ def missing_results() -> list:
 
 def harden_result(design: str):
     """The design's SKY130 result, build/<d>/harden/metrics.json (flow/harden.py), or None."""
-    return _looked_up(design, read_json(BUILD / design / "harden" / "metrics.json"))
+    return _looked_up(design, read_json(layout.metrics(design)))
 
 
 def fpga_result(design: str, target: str):
     """The design's FPGA result, build/<d>/fpga/<target>/metrics.json (flow/fpga.py), or None."""
-    return _looked_up(f"{design} ({target})", read_json(BUILD / design / "fpga" / target / "metrics.json"))
+    return _looked_up(f"{design} ({target})", read_json(layout.fpga_metrics(design, target)))
 
 
 def manifest_path(design: str) -> Path:
-    return BUILD / design / "rtl" / f"{design}.json"
+    return layout.manifest(design)
 
 
 def manifest(design: str, required: bool = False):

@@ -23,11 +23,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(FLOW))
-from reports import tosun_tables  # noqa: E402  (reduction family: the paper's Tables 3 and 4)
-from reports.common import (date_span, entries, entry, fmt, fpga_result, generated_by, harden_result, index,  # noqa: E402
+from reports import tosun_tables  # reduction family: the paper's Tables 3 and 4
+from reports.common import (date_span, entries, entry, fmt, fpga_result, generated_by, harden_result, index,
                             manifest, md_head, same_rtl, script, tools_text, write_csv, write_md)
+
+FLOW = Path(__file__).resolve().parents[1]
 
 TARGETS = ("xc7", "ecp5")
 

@@ -39,14 +39,10 @@ import time
 from math import ceil, log2
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
-from reports.common import machine, write_json_atomic  # noqa: E402
+from intfft.paper_tables import PaperTableError, paper_table1, paper_table2, paper_table6
+from layout import BUILD
+from reports.common import machine, write_json_atomic
 
-sys.path.insert(0, str(ROOT / "verif"))
-from intfft.paper_tables import PaperTableError, paper_table1, paper_table2, paper_table6  # noqa: E402
-
-BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 OUT = BUILD / "intfft_baseline" / "results.json"
 DEFAULT_REPS = 7
 DEFAULT_BUDGET_S = 10.0

@@ -36,18 +36,17 @@ from fractions import Fraction
 from math import ceil
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(FLOW))
-from harden import BUILD, flow_sha256, rtl_sha256  # noqa: E402
-from pdk import ROOT  # noqa: E402
-from reports.common import (csv_text, entry, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,  # noqa: E402
+import layout
+from harden import flow_sha256, rtl_sha256
+from intfft import fpga as paper_fpga
+from intfft import latency, paper_tables
+from intfft.params import GROUP_BY_P, GROUPS
+from intfft.schoolbook import blocks, model_cycles
+from layout import BUILD
+from reports.common import (csv_text, entry, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,
                             md_head, read_json, same_rtl, script, stamp, utc_now, write_md, write_text)
 
-sys.path.insert(0, str(ROOT / "verif"))
-from intfft import fpga as paper_fpga  # noqa: E402
-from intfft import latency, paper_tables  # noqa: E402
-from intfft.params import GROUP_BY_P, GROUPS  # noqa: E402
-from intfft.schoolbook import blocks, model_cycles  # noqa: E402
+FLOW = Path(__file__).resolve().parents[1]
 
 NAME = "intfft_table"
 GROUP_ORDER = ["fermat32", "general32", "fermat64", "solinas64"]
@@ -101,7 +100,7 @@ ASIC = BUTTERFLY + FOLDED
 # The fully parallel 2^32+1 network in SKY130: attempted within the budget (an hour, 16 GB);
 # the outcome is recorded in ATTEMPT either way, and reported instead of a figure when it fails.
 PARALLEL_ASIC = "intfft_fermat32_parallel"
-ATTEMPT = BUILD / PARALLEL_ASIC / "harden_attempt.json"
+ATTEMPT = layout.design_dir(PARALLEL_ASIC) / "harden_attempt.json"
 LIMIT_S, LIMIT_GB = 3600, 16
 # Measured configurations the run-time model can use (a clock); the schoolbook designs are used
 # when someone has measured them, but this script does not run their flows.
@@ -116,7 +115,7 @@ def secs(x):
 
 
 def rtl_path(d):
-    return BUILD / d / "rtl" / f"{d}.v"
+    return layout.rtl(d)
 
 
 def stale_rtl(m, d):

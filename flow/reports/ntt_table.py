@@ -13,11 +13,9 @@ the tile; loading a and b and unloading the result add 3(N + 1) cycles, shown se
 """
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from pdk import ROOT  # noqa: E402
-from reports.common import (entries, entry, INDEX, cli, fmt, generated_by, harden_result, manifest, manifest_path, md_head,  # noqa: E402
+from pdk import ROOT
+from reports.common import (entries, entry, INDEX, cli, fmt, generated_by, harden_result, manifest, manifest_path, md_head,
                             provenance, read_json, run_designs, script, up_to_date, utc_now, write_csv, write_md)
 
 TITLES = {"barrett": "BarrettOpt only", "shoupbarrett": "Shoup + BarrettOpt", "gshoup": "GShoup only",

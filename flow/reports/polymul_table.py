@@ -23,16 +23,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-FLOW = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(FLOW))
-from harden import BUILD  # noqa: E402
-from pdk import ROOT  # noqa: E402
-from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,  # noqa: E402
+from layout import BUILD
+from ntt import millar_tables as mt
+from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,
                             md_head, pyplot, same_rtl, save_figure, stamp, up_to_date, write_md, write_text)
 
-sys.path.insert(0, str(ROOT / "verif"))
-sys.path.insert(0, str(ROOT / "verif" / "bench"))
-from ntt import millar_tables as mt  # noqa: E402
+FLOW = Path(__file__).resolve().parents[1]
 
 ASIC_SETS = [(1024, 19), (2048, 33), (4096, 62), (8192, 123)]
 AREA_BUDGET_UM2 = 25e6  # "a small die": standard cells plus macros

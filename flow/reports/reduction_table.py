@@ -20,13 +20,11 @@ import json
 import math
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from harden import BUILD  # noqa: E402
-from pdk import CORNERS, ROOT  # noqa: E402
-from reports import tosun_tables  # noqa: E402
-from reports.common import (INDEX, arguments, entry, fmt, generated_by, harden_result, index, manifest,  # noqa: E402
+from layout import BUILD
+from pdk import CORNERS, ROOT
+from reports import tosun_tables
+from reports.common import (INDEX, arguments, entry, fmt, generated_by, harden_result, index, manifest,
                             manifest_path, md_head, provenance, pyplot, ratio, read_json, run_designs, save_figure,
                             utc_now, write_csv, write_json, write_md)
 
@@ -94,8 +92,7 @@ def _load_cache():
 
 
 def _toolkit():
-    sys.path.insert(0, str(ROOT / "verif"))
-    from primetools import proth  # noqa: E402  (the prime toolkit)
+    from primetools import proth  # the prime toolkit
     return proth
 
 

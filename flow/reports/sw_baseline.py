@@ -35,14 +35,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from layout import BUILD
+from ntt.millar_tables import PaperTableError, paper_sets, paper_table2
+from reports.common import machine, write_json_atomic
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
-from reports.common import machine, write_json_atomic  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "verif"))
-from ntt.millar_tables import PaperTableError, paper_sets, paper_table2  # noqa: E402
-
-BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 SW = BUILD / "sw"
 OUT = BUILD / "sw_baseline" / "results.json"
 TOOLS = {"ntl": SW / "polymul_ntl", "flint": SW / "polymul_flint"}

@@ -18,10 +18,7 @@ The paper's ATP for the standalone tables is (LUT + FF/2 + 100 DSP) / f with f i
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT / "verif") not in sys.path:
-    sys.path.insert(0, str(ROOT / "verif"))
-import papers  # noqa: E402
+import papers
 
 PAPER = papers.data_path("tosun")
 # Algorithm names as the text prints them (after removing spaces) -> modforge family

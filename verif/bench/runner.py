@@ -6,15 +6,15 @@ models added to `sources`, gate-level runs of synthesized netlists.
 import json
 import re
 import os
-import sys
 from pathlib import Path
 
 from cocotb_tools.runner import get_runner
 
+import layout
 import registry
+from layout import BUILD
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILD = Path(os.environ.get("MODFORGE_BUILD", ROOT / "build"))
 # Gate-level clock: the cell models give every cell a unit delay (UNIT_DELAY=#1, 1 ns), and a
 # 32-bit stage is about 60 cells deep; 400 ns leaves a wide margin.
 GLS_CLK_NS = "400"
@@ -25,7 +25,7 @@ GLS_FAMILIES = ("barrett", "shoup", "gshoup", "the reduction family", "ntt", "po
 def table_designs(widths, lists=("table",)):
     """Designs of the index's `lists` ("table": the paper's Table 1, "reduction_table": the
     reduction family) with k in `widths`, from the index `make rtl-all` writes."""
-    index = BUILD / "designs.json"
+    index = layout.index()
     if not index.exists():
         raise FileNotFoundError(f"{index} is missing: run `make rtl-all` first")
     j = json.loads(index.read_text())
@@ -39,7 +39,7 @@ def widths_from_env(var="MODFORGE_WIDTHS", default="32,64"):
 
 
 def manifest_path(design: str) -> Path:
-    p = BUILD / design / "rtl" / f"{design}.json"
+    p = layout.manifest(design)
     if not p.exists():
         raise FileNotFoundError(f"{p} is missing: run `make rtl DESIGN={design}` first")
     return p
@@ -63,7 +63,7 @@ def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=N
 
 
 def netlist_path(design: str) -> Path:
-    p = BUILD / design / "harden" / f"{design}.nl.v"
+    p = layout.netlist(design)
     if not p.exists():
         raise FileNotFoundError(f"{p} is missing: run `make harden DESIGN={design}` first")
     return p
@@ -87,7 +87,6 @@ def quiet_macro_model(model: Path) -> Path:
 
 def run_gls(design: str, ops: int):
     """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models)."""
-    sys.path.insert(0, str(ROOT / "flow"))
     from pdk import find_pdk, sram_views
     pdk = find_pdk()
     primitives, cells = pdk.sim_cell_models(BUILD / "pdk_sim")
@@ -107,7 +106,7 @@ def run_gls(design: str, ops: int):
 def run_xc7(design: str, ops: int):
     """The same bench on Yosys's synth_xilinx netlist, with the Xilinx cell models Yosys ships."""
     import pyosys
-    netlist = BUILD / design / "fpga" / "xc7" / f"{design}.xc7.v"
+    netlist = layout.fpga_dir(design, "xc7") / f"{design}.xc7.v"
     if not netlist.exists():
         raise FileNotFoundError(f"{netlist} is missing: run `make fpga DESIGN={design} TARGET=xc7` first")
     cells = Path(pyosys.__file__).parent / "share" / "xilinx" / "cells_sim.v"

@@ -11,6 +11,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import layout
+
 REPO = Path(__file__).resolve().parents[2]
 SOURCE = REPO / "tools" / "proth_count.c"
 
@@ -20,7 +22,7 @@ class NativeToolError(RuntimeError):
 
 
 def binary_path() -> Path:
-    return Path(os.environ.get("MODFORGE_BUILD", REPO / "build")) / "proth_count"
+    return layout.BUILD / "proth_count"
 
 
 def compiler() -> str:

@@ -1,9 +1,5 @@
-import os
-import sys
-
-VERIF = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# the verif packages (modmul, reduction, primetools, ntt, intfft) and the bench; the cocotb runner passes sys.path on to the simulator.
-sys.path[:0] = [VERIF, os.path.join(VERIF, "bench")]
+# The verif packages (modmul, reduction, primetools, ntt, intfft), the bench and flow/ are on sys.path
+# through the project's editable install (`make setup`, pyproject.toml), here and in the simulator.
 
 
 def pytest_collection_modifyitems(session, config, items):

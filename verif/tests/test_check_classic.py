@@ -1,22 +1,17 @@
 """LibreLane's Classic flow accepts a table design's and an SRAM tile's configuration with this PDK
 (flow/check_classic.py; docs/flow.md, "Hardening (SKY130 with LibreLane)"). The RTL comes from
 `make test`'s generator call (gshoup_32 and ntt_16_32_p1_gshoup_sram)."""
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
-from check_classic import check  # noqa: E402
-from harden import BUILD  # noqa: E402
-from pdk import find_pdk  # noqa: E402
+import layout
+from check_classic import check
+from pdk import find_pdk
 
 SRAM_TILE = "ntt_16_32_p1_gshoup_sram"
 
 
 def need(design):
-    if not (BUILD / design / "rtl" / f"{design}.json").exists():
+    if not layout.manifest(design).exists():
         pytest.skip(f"{design} not generated: make rtl DESIGN={design}")
 
 
@@ -27,7 +22,7 @@ def test_classic_accepts(design):
     assert ok, errors
     if design == SRAM_TILE:
         import json
-        cfg = json.loads((BUILD / design / "librelane" / "config.classic.json").read_text())
+        cfg = json.loads((layout.librelane_dir(design) / "config.classic.json").read_text())
         macro = "sky130_sram_1kbyte_1rw1r_32x256_8"
         assert set(cfg["MACROS"]) == {macro}
         assert cfg["MACROS"][macro]["lef"][0].endswith(f"{macro}.lef")

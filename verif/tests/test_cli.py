@@ -16,14 +16,15 @@ from pathlib import Path
 
 import pytest
 
+import layout
+import pdk
+from modmul.precompute import PreconditionError, precompute
+from ntt import ntt_host
+
 ROOT = Path(__file__).resolve().parents[2]
 PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 WIDTH = 100  # the longest line a message may have
 SLOW_S = 4.0  # each run takes well under 2 s here; this catches one that builds or runs a flow
-sys.path.insert(0, str(ROOT / "flow"))
-import pdk  # noqa: E402
-from modmul.precompute import PreconditionError, precompute  # noqa: E402
-from ntt import ntt_host  # noqa: E402
 
 
 # Not inherited: a parent make's flags (make test runs this file) and the make variables under test.
@@ -100,20 +101,20 @@ def test_gls_hardens_again_after_an_rtl_change(tmp_path, monkeypatch):
     a changed RTL (its SHA-256 against metrics.json's rtl_sha256) or a missing netlist makes it stale."""
     import harden
     d = "gshoup_16"
-    rtl, out = tmp_path / d / "rtl", tmp_path / d / "harden"
-    rtl.mkdir(parents=True)
-    out.mkdir()
-    (rtl / f"{d}.v").write_text("module gshoup_16; endmodule\n")
-    monkeypatch.setattr(harden, "BUILD", tmp_path)
-    (out / "metrics.json").write_text(json.dumps({"rtl_sha256": harden.rtl_sha256(d), "date": "2026-11-25 12:00 UTC"}))
-    (out / f"{d}.nl.v").write_text("")
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    rtl = layout.rtl(d)
+    rtl.parent.mkdir(parents=True)
+    layout.harden_dir(d).mkdir()
+    rtl.write_text("module gshoup_16; endmodule\n")
+    layout.metrics(d).write_text(json.dumps({"rtl_sha256": harden.rtl_sha256(d), "date": "2026-11-25 12:00 UTC"}))
+    layout.netlist(d).write_text("")
     assert harden.current(d)
     p, took = run([PY, FLOW / "harden.py", "--if-stale", d], MODFORGE_BUILD=str(tmp_path))
     assert p.returncode == 0 and "up to date with the RTL" in p.stdout and took < SLOW_S, p.stdout + p.stderr
-    (rtl / f"{d}.v").write_text("module gshoup_16; wire w; endmodule\n")
+    rtl.write_text("module gshoup_16; wire w; endmodule\n")
     assert harden.current(d) is None
-    (rtl / f"{d}.v").write_text("module gshoup_16; endmodule\n")
-    (out / f"{d}.nl.v").unlink()
+    rtl.write_text("module gshoup_16; endmodule\n")
+    layout.netlist(d).unlink()
     assert harden.current(d) is None
 
 

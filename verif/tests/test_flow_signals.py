@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
+import layout
+
 ROOT = Path(__file__).resolve().parents[2]
 PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
-BUILD = Path(os.environ.get("MODFORGE_BUILD") or ROOT / "build")
-DESIGN = next((d for d in ("gshoup_16", "gshoup_32") if (BUILD / d / "rtl" / f"{d}.json").exists()), None)
+DESIGN = next((d for d in ("gshoup_16", "gshoup_32") if layout.manifest(d).exists()), None)
 
 
 def processes() -> dict:
@@ -58,7 +59,7 @@ def alive(pids) -> list:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_harden_stops_librelane_and_synthesis(tmp_path, sig):
     build = tmp_path / "build"
-    shutil.copytree(BUILD / DESIGN / "rtl", build / DESIGN / "rtl")
+    shutil.copytree(layout.rtl_dir(DESIGN), build / DESIGN / "rtl")
     earlier = build / DESIGN / "harden"
     earlier.mkdir()
     (earlier / "metrics.json").write_text(json.dumps({"earlier": True}))  # a last good result

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
 pytest.importorskip("pyosys")
 import fpga  # noqa: E402
 
@@ -90,7 +89,7 @@ def test_no_widelut_reaches_synth_ecp5(tmp_path, monkeypatch, widelut):
 def test_intfft_reports_ecp5_settings_are_per_design(monkeypatch):
     """flow/reports/intfft_table.py runs each folded design with its own timing mode and seed, and counts an
     ECP5 result as up to date only if it was made with that design's placer, router, timing mode and seeds."""
-    from reports import intfft_table as r  # noqa: E402 (flow/ is on sys.path above)
+    from reports import intfft_table as r
     f32, f64 = "intfft_fermat32_folded_p4", "intfft_fermat64_folded_p4"
     # The registry's settings: none timing-driven; fermat64 on seed 2, the others on seed 1.
     assert all("--no-timing-driven" in r.ecp5_args(d) for d in r.ECP5)

@@ -1,10 +1,12 @@
-"""The Python tree's import structure (issue 26): no import cycles among the verif/ and flow/
-modules, no two top-level names that shadow each other, and every module imports cleanly.
+"""The Python tree's import structure (issues 26, 29): no import cycles among the verif/ and flow/
+modules, no two top-level names that shadow each other, every module imports cleanly with nothing
+but the project's editable install, and no module edits sys.path.
 
-Modules are found the way the code finds them, through sys.path roots: verif/ (the packages
-modmul, reduction, primetools, ntt, intfft), verif/bench/ (the cocotb benches) and flow/, plus any
-directory below them that holds .py files without an __init__.py (scripts that put their own
-directory on sys.path), and scripts/ (tests import scala_tests from it).
+Modules are found the way Python finds them: the editable install (pyproject.toml, `make setup`)
+puts three roots on sys.path, verif/ (the packages modmul, reduction, primetools, ntt, intfft and
+registry), verif/bench/ (the cocotb benches) and flow/ (the engine, reports/, layout); a script run
+as `python <dir>/<x>.py` also has its own directory first, which matters for the directories below
+them that hold .py files without an __init__.py (flow/experiments/) and for scripts/.
 
 Cycles: every import statement counts, at module level or inside a function (a late import still
 makes the two modules depend on each other). Importing ``a.b.c`` also runs the __init__ of ``a``
@@ -26,10 +28,13 @@ VERIF, FLOW = ROOT / "verif", ROOT / "flow"
 SKIP_DIRS = {"__pycache__", "tests", "designs"}
 
 
+INSTALLED = [VERIF, VERIF / "bench", FLOW]  # pyproject.toml's [tool.hatch.build] dev-mode-dirs
+
+
 def _roots():
-    """sys.path roots, in the order the code puts them first: verif/, verif/bench/, flow/, the
-    script directories below them, scripts/."""
-    roots = [VERIF, VERIF / "bench", FLOW]
+    """sys.path roots: the three of the editable install (verif/, verif/bench/, flow/), then the
+    script directories below them and scripts/ (each first on sys.path when its script runs)."""
+    roots = list(INSTALLED)
     for top in (VERIF, FLOW):
         for d in sorted(p for p in top.rglob("*") if p.is_dir()):
             if (SKIP_DIRS & set(d.relative_to(ROOT).parts) or d in roots or (d / "__init__.py").exists()
@@ -163,34 +168,89 @@ def test_no_shadowed_names():
     assert not shadowed(tops), "top-level names defined twice:\n  " + "\n  ".join(shadowed(tops))
 
 
+def fresh(code: str, tmp_path) -> str:
+    """Runs code in a fresh interpreter of this environment, from a folder outside the repository
+    and without PYTHONPATH: only the editable install's .pth puts the project on sys.path. Nothing
+    the test run imported before can hide an error. Returns the last line of its output."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout.strip().splitlines()[-1]
+
+
+def test_the_install_puts_the_roots_on_sys_path(tmp_path):
+    """`make setup` installed the project in editable mode: exactly verif/, verif/bench/ and flow/ of
+    this tree are on sys.path (not scripts/, not the repository root)."""
+    paths = json.loads(fresh("import json, sys; print(json.dumps(sys.path))", tmp_path))
+    ours = [Path(p).resolve() for p in paths if p]
+    ours = [p for p in ours if p.is_relative_to(ROOT) and not p.is_relative_to(ROOT / ".venv")]
+    assert sorted(ours) == sorted(INSTALLED), (f"sys.path entries in this tree: {[str(p) for p in ours]}, want "
+                               f"{[str(p) for p in INSTALLED]}. Fix: make setup (pip install -e . into .venv)")
+
+
 IMPORT_ALL = """
-import importlib, json, sys, traceback
-sys.path[:0] = ROOTS
+import importlib, importlib.util, json, sys, traceback
 failed = {}
-for m in MODULES:
+for m, f in MODULES:
     try:
-        importlib.import_module(m)
+        if f is None:
+            importlib.import_module(m)
+        else:  # a script directory's module: loaded as its script runs, from its file
+            spec = importlib.util.spec_from_file_location(m, f)
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
     except BaseException as e:
         failed[m] = traceback.format_exception_only(type(e), e)[-1].strip()
 print(json.dumps(failed))
 """
 
 
-def test_every_module_imports():
-    """Every verif and flow module (not scripts/, not the tests) imports from the repository root,
-    with verif/, verif/bench/ and flow/ (and the script directories) on sys.path as the code puts
-    them. One fresh interpreter for all: nothing the test run imported before can hide an error."""
+def test_every_module_imports(tmp_path):
+    """Every verif and flow module (not scripts/, not the tests) imports in a fresh interpreter
+    outside the repository, with nothing but the editable install on sys.path: by name where it is
+    below an installed root, from its file where it is a script directory's (flow/experiments/)."""
     modules, _ = discover()
-    names = sorted(m for m, (f, _) in modules.items() if not f.is_relative_to(ROOT / "scripts")
-                   and not f.name == "__main__.py")
-    roots = [str(r) for r in _roots()]
-    code = IMPORT_ALL.replace("ROOTS", repr(roots)).replace("MODULES", repr(names))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
-    failed = json.loads(run.stdout.strip().splitlines()[-1])
+    installed = {str(r) for r in INSTALLED}
+    items = []
+    for m, (f, _) in sorted(modules.items()):
+        if f.is_relative_to(ROOT / "scripts") or f.name == "__main__.py":
+            continue
+        top = modules[m.split(".")[0]][0]
+        top_root = top.parent.parent if top.name == "__init__.py" else top.parent
+        items.append((m, None if str(top_root) in installed else str(f)))
+    failed = json.loads(fresh(IMPORT_ALL.replace("MODULES", repr(items)), tmp_path))
     assert not failed, "modules that do not import:\n  " + "\n  ".join(f"{m}: {e}" for m, e in failed.items())
+
+
+def path_edits():
+    """Every statement in flow/, verif/ and scripts/ that changes sys.path (a call of one of its
+    methods, an assignment to it or to a slice of it), as 'file:line'."""
+    def is_sys_path(n):
+        return (isinstance(n, ast.Attribute) and n.attr == "path" and isinstance(n.value, ast.Name)
+                and n.value.id == "sys")
+
+    found = []
+    for top in ("flow", "verif", "scripts"):
+        for f in sorted((ROOT / top).rglob("*.py")):
+            if "__pycache__" in f.parts:
+                continue
+            for n in ast.walk(ast.parse(f.read_text(), str(f))):
+                targets = []
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                    targets = [n.func.value]
+                elif isinstance(n, (ast.Assign, ast.AugAssign)):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                    targets = [t.value if isinstance(t, ast.Subscript) else t for t in targets]
+                if any(is_sys_path(t) for t in targets):
+                    found.append(f"{f.relative_to(ROOT)}:{n.lineno}")
+    return found
+
+
+def test_no_module_edits_sys_path():
+    """The editable install is the one place the roots are put on sys.path: no module inserts,
+    appends or assigns to it (issue 29)."""
+    found = path_edits()
+    assert not found, "sys.path changed at:\n  " + "\n  ".join(found) + "\nFix: rely on the editable install"
 
 
 if __name__ == "__main__":

@@ -20,9 +20,7 @@ Exhaustive runs at larger widths are behind MODFORGE_LONG=1.
 import json
 import os
 import random
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 import sympy
@@ -41,7 +39,6 @@ from intfft.reducers import DhemBarrett, FermatReducer, FermatTwiddle, ReducerRa
 from intfft.schoolbook import RamError, RamModel, SchoolbookMultiplier, model_cycles
 
 LONG = os.environ.get("MODFORGE_LONG") == "1"
-ROOT = Path(__file__).resolve().parents[2]
 PROPERTY = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -630,7 +627,6 @@ def test_table6_recomputed():
 # ---- the GMP baseline driver ----
 
 def _baseline():
-    sys.path.insert(0, str(ROOT / "flow"))
     from reports import intfft_baseline
     return intfft_baseline
 

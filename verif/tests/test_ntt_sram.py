@@ -16,14 +16,11 @@ import math
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
+from pdk import SRAM_CATALOGUE, SRAM_MACROS, FlowError, find_pdk, sram_views
 from runner import BUILD, ROOT, run_bench
-
-sys.path.insert(0, str(ROOT / "flow"))
-from pdk import SRAM_CATALOGUE, SRAM_MACROS, FlowError, find_pdk, sram_views  # noqa: E402
 
 OUT = BUILD / "ntt_sram_tests"
 

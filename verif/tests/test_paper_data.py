@@ -22,7 +22,6 @@ import papers
 from papers import text as ptext
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
 NEEDS = {"gshoup": [papers.PAPERS["gshoup"]], "tosun": [papers.PAPERS["tosun"], ptext.NOTES],
          "millar": [papers.PAPERS["millar"]], "cao": [papers.PAPERS["cao"], ptext.NOTES]}
 

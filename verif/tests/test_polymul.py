@@ -6,21 +6,20 @@ the index build/designs.json; the cocotb runs of polymul tiles are in test_ntt_s
 """
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from sympy import isprime as is_prime  # an independent primality test
+
+import layout
+from ntt import millar_tables as mt
+
 ROOT = Path(__file__).resolve().parents[2]
-BUILD = ROOT / "build"
-sys.path.insert(0, str(ROOT / "verif"))
-sys.path.insert(0, str(ROOT / "verif" / "bench"))
-from ntt import millar_tables as mt  # noqa: E402
-from sympy import isprime as is_prime  # an independent primality test  # noqa: E402
 
 
 def index():
-    f = BUILD / "designs.json"
+    f = layout.index()
     if not f.exists():
         pytest.skip("build/designs.json missing: make rtl-all")
     return json.loads(f.read_text())
@@ -35,7 +34,7 @@ def test_registry_is_table1():
 
 @pytest.mark.parametrize("design", ["polymul_1024_19"])
 def test_manifest_q_psi(design):
-    f = BUILD / design / "rtl" / f"{design}.json"
+    f = layout.manifest(design)
     if not f.exists():
         pytest.skip(f"{design} not generated: make rtl DESIGN={design}")
     m = json.loads(f.read_text())
@@ -60,7 +59,7 @@ def test_cycles_near_ideal():
             prod = 2 * c[NTT] + c[PWMUL] + c[INTT]
             ideal = (3 * (s.n // 2) * (s.n.bit_length() - 1) + s.n) / p
             assert prod <= 1.1 * ideal, (s.name, p, prod, ideal)
-    f = BUILD / "polymul_1024_19" / "rtl" / "polymul_1024_19.json"
+    f = layout.manifest("polymul_1024_19")
     if f.exists():
         m = json.loads(f.read_text())
         assert m["cycles"]["NTT"] == expected_cycles(NTT, 1024, 2, "barrett", "sram")

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, reject, settings, strategies as st
 
+import layout
 from modmul import PreconditionError, precompute
 from modmul.designs import parse_design
 from primetools.proth import proth_l_decompose
@@ -33,7 +34,6 @@ from reduction.names import DEFAULT_TILE
 from reduction.vectors import CLASSES, modulus
 
 LONG = os.environ.get("MODFORGE_LONG") == "1"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 WIDTHS = (16, 17, 32, 33, 64, 128, 256, 512)
@@ -615,7 +615,7 @@ def test_names_round_trip(name):
 
 # ---------------------------------------------------------------- 5. the generator's registry
 def _registry():
-    path = os.path.join(ROOT, "build", "designs.json")
+    path = layout.index()
     if not os.path.exists(path):
         pytest.skip("build/designs.json not generated (./mill -i hw.runMain modforge.Generate --out build "
                     "--table --reduction-table --ntt-table)")
@@ -636,7 +636,7 @@ def test_registry_manifests_match_precompute():
     widths hold every value precompute and the model give, and its fields agree with the name."""
     checked = 0
     for n in _registry()["reduction_table"]:
-        path = os.path.join(ROOT, "build", n, "rtl", f"{n}.json")
+        path = layout.manifest(n)
         if not os.path.exists(path):
             continue
         with open(path) as f:

@@ -89,7 +89,7 @@ def generator_error(name: str) -> str:
     p = subprocess.run(["java", "-cp", ":".join(cp), "modforge.Generate", "--out", "/nonexistent", name],
                        cwd=ROOT, capture_output=True, text=True)
     assert p.returncode != 0
-    return next(l for l in p.stderr.splitlines() if l.startswith("error: ")).removeprefix("error: ")
+    return p.stderr[p.stderr.index("error: "):].removeprefix("error: ").rstrip("\n")
 
 
 @pytest.mark.parametrize("name", MALFORMED_MUL + MALFORMED_OTHER)
@@ -99,6 +99,9 @@ def test_malformed_names_get_the_generators_error(name):
     with pytest.raises(registry.RegistryError) as e:
         registry.describe(name)
     assert str(e.value) == want
+    lines = want.splitlines()  # at most a few lines: what, the grammar, the nearest names, where to read more
+    assert len(lines) <= 6 and all(len(l) <= 200 for l in lines), want
+    assert "nearest valid names: " in want and "make help" in want
     if name in MALFORMED_MUL:
         with pytest.raises(ValueError) as e2:
             parse_design(name)

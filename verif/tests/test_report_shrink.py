@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
-from reports import asic_table, common  # noqa: E402
+import layout
+from reports import asic_table, common
 
 WIDTH = {f"{f}_{k}": k for f in ("barrett", "shoup", "gshoup") for k in (32, 64, 128, 256)}
 DESIGNS = list(WIDTH)
@@ -35,9 +34,10 @@ def metrics(d: str) -> dict:
 def tree(tmp_path, monkeypatch):
     """A build/ with every table design's result and an empty reports/; returns (build, reports)."""
     build, reports = tmp_path / "build", tmp_path / "reports"
+    monkeypatch.setattr(layout, "BUILD", build)
     for d in DESIGNS:
-        (build / d / "harden").mkdir(parents=True)
-        (build / d / "harden" / "metrics.json").write_text(json.dumps(metrics(d)))
+        layout.harden_dir(d).mkdir(parents=True)
+        layout.metrics(d).write_text(json.dumps(metrics(d)))
     monkeypatch.setattr(common, "BUILD", build)
     monkeypatch.setattr(common, "REPORTS", reports)
     monkeypatch.setattr(asic_table, "INDEX", build / "designs.json")  # none: no `_fast` rows
@@ -83,7 +83,7 @@ def test_fewer_results_are_refused_naming_them(tree, capsys):
     before = snapshot(reports)
     gone = [d for d in DESIGNS if not d.endswith("_32")]
     for d in gone:
-        (build / d / "harden" / "metrics.json").unlink()
+        layout.metrics(d).unlink()
     with pytest.raises(SystemExit) as e:
         write_reports(DESIGNS)
     msg = str(e.value)
@@ -109,7 +109,7 @@ def test_partial_writes_the_table_with_the_missing_rows_named(tree, monkeypatch)
     build, reports = tree
     write_reports(DESIGNS)
     for d in ("barrett_256", "gshoup_128"):
-        (build / d / "harden" / "metrics.json").unlink()
+        layout.metrics(d).unlink()
     monkeypatch.setattr(common, "PARTIAL", True)
     write_reports(DESIGNS)
     md = (reports / "asic_table.md").read_text()

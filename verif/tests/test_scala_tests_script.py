@@ -3,6 +3,7 @@ exactly one shard, a new suite lands in shard a without being listed, shard b ge
 workspace, and a SHARD_B entry that names no compiled suite is refused with the fix.
 No JVM runs: the java command is recorded instead.
 """
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -10,8 +11,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-import scala_tests  # noqa: E402
+
+
+def _script(name: str):
+    """scripts/<name>.py as a module: scripts/ is not on sys.path (the scripts run as `python scripts/x.py`)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+scala_tests = _script("scala_tests")
 
 SUITES = ["modforge.DesignsSpec", "modforge.arith.ConstMulSpec", "modforge.intfft.NewSpec"] + scala_tests.SHARD_B
 

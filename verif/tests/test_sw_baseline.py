@@ -13,18 +13,13 @@ import json
 import random
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy
 
 import papers
 from ntt import millar_tables as mt
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "flow"))
-from reports import sw_baseline as sb  # noqa: E402
+from reports import sw_baseline as sb
 
 # Xilinx DS891 (Zynq UltraScale+ MPSoC overview), XCZU9EG: 912 BRAM36 = 1,824 BRAM18, 2,520 DSP
 # slices, 548,160 CLB flip-flops, 274,080 CLB LUTs.

@@ -70,7 +70,7 @@ object Generate {
         case Nil       =>
       }
     }
-    if (names.isEmpty) { System.err.println(s"error: no design given; ${Designs.help}; ${NttDesigns.help}; ${PolymulDesigns.help}; ${intfft.IntFftDesigns.help}"); sys.exit(2) }
+    if (names.isEmpty) { System.err.println("error: no design given\n  Fix: name one (make rtl DESIGN=<name>); make help lists every family's grammar; docs/registry.md"); sys.exit(2) }
     def fail(msg: String) = { System.err.println(s"error: $msg"); sys.exit(2) }
     // --ntt-q / --ntt-psi (make's NTT_Q / NTT_PSI) choose an NTT tile's modulus and root: refused elsewhere, not ignored.
     for ((n, _, nq, npsi) <- names if (nq.isDefined || npsi.isDefined) && !NttDesigns.isNtt(n))
@@ -79,15 +79,15 @@ object Generate {
     val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
     val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
     // --ntt-q / --ntt-psi do not apply: a polymul design's q is its parameter set's.
-    val polys = polyNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(fail, identity), o) }
+    val polys = polyNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
     // Every name is checked before anything is written.
     // A tile variant `<tile>__<tokens>` takes the product architecture (m<arch>) and synthesis tokens.
     val tiles = nttNames.map { case (n, o, nq, npsi) =>
-      val (c, v) = NttDesigns.parseVariant(n, nq, npsi).fold(fail, identity)
+      val (c, v) = NttDesigns.parseVariant(n, nq, npsi).fold(e => fail(Refusal(n, e)), identity)
       (c, o, v)
     }
-    val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(fail, identity), o) }
-    val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(fail, identity), o) }
+    val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
+    val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(e => fail(Refusal(n, e)), identity), o) }
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))
@@ -188,7 +188,7 @@ ${groups.mkString(",\n")}
   /** Every family's one-line name grammar, defined beside its parser (`make help` prints them). */
   def grammar: Seq[(String, String)] = Seq(
     "modmul" -> Designs.grammar, "variant" -> Variant.grammar, "fast" -> ("<barrett|shoup|gshoup>_<k>_fast; " + modforge.modmul.Best.help),
-    "mul" -> s"mul_<k>, ${Designs.minK} <= k <= ${Designs.maxK}", "reduction" -> reduction.ReductionConfig.grammar,
+    "mul" -> s"mul_<k>, ${Designs.minK} <= k <= ${Designs.maxK}", "reduction" -> s"${reduction.ReductionConfig.grammar}, ${Designs.minK} <= k <= ${Designs.maxK}",
     "ntt" -> NttDesigns.grammar, "polymul" -> PolymulDesigns.grammar, "intfft" -> intfft.IntFftDesigns.grammar)
 
   def writeIndex(f: File): Unit = {

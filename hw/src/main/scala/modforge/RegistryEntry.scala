@@ -29,11 +29,17 @@ case class RegistryEntry(design: String, family: String, title: String, params: 
 }
 
 object RegistryEntry {
-  def str(s: String): String = "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
+  def str(s: String): String = s.flatMap {
+    case '"' => "\\\""; case '\\' => "\\\\"; case '\n' => "\\n"; case '\t' => "\\t"
+    case c if c < ' ' => f"\\u${c.toInt}%04x"; case c => c.toString
+  }.mkString("\"", "", "\"")
 
   /** The entry of any name the generator accepts, or the generator's own error for it. The families
     * are told apart exactly as [[Generate]] tells them apart. */
-  def describe(name: String): Either[String, RegistryEntry] =
+  def describe(name: String): Either[String, RegistryEntry] = describeRaw(name).left.map(Refusal(name, _))
+
+  /** [[describe]] with the family parser's own message (its first clause says what was wrong). */
+  def describeRaw(name: String): Either[String, RegistryEntry] =
     if (intfft.IntFftDesigns.isIntFft(name)) intfft.IntFftDesigns.parseAny(name).map(intfftEntry(name, _))
     else if (PolymulDesigns.isPolymul(name)) PolymulDesigns.parse(name).map(c => tileEntry(name, c, None, polymul = true))
     else if (NttDesigns.isNtt(name)) NttDesigns.parseVariant(name).map { case (c, v) => tileEntry(name, c, v, polymul = false) }

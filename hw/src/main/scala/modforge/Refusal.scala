@@ -1,0 +1,56 @@
+package modforge
+
+import modforge.modmul.{Best, Designs, Variant}
+import modforge.ntt.{NttDesigns, PolymulDesigns}
+
+/** A refused design name as the user reads it, through every entry point (`make rtl`, `make harden`,
+  * `precompute()`, the report generators: they all get the generator's message, docs/registry.md):
+  * at most a few lines, saying what was wrong, the family's grammar, the nearest valid names and
+  * where to read more. The families' parsers say what was wrong (the first clause of their message,
+  * up to a `;` outside parentheses); the rest of their message, the long lists, is left to `make help`.
+  */
+object Refusal {
+  def apply(name: String, message: String): String = {
+    val what = firstClause(message)
+    s"$what\n  valid designs: ${grammar(name)}\n  nearest valid names: ${nearest(name).mkString(", ")}\n  more: make help; docs/registry.md"
+  }
+
+  /** The message up to its first `; ` outside parentheses. */
+  def firstClause(m: String): String = {
+    var depth = 0
+    for (i <- 0 until m.length - 1) {
+      m(i) match { case '(' => depth += 1; case ')' => depth -= 1; case _ => }
+      if (depth == 0 && m(i) == ';' && m(i + 1) == ' ') return m.take(i)
+    }
+    m
+  }
+
+  /** The grammar of the family the name looks like (the generator's own dispatch), or every family's. */
+  def grammar(name: String): String = {
+    val g = Generate.grammar.toMap
+    if (intfft.IntFftDesigns.isIntFft(name)) g("intfft")
+    else if (PolymulDesigns.isPolymul(name)) g("polymul")
+    else if (NttDesigns.isNtt(name)) g("ntt")
+    else if (name.contains("__")) g("variant")
+    else if (name.endsWith("_fast")) "<barrett|shoup|gshoup>_<k>_fast for k in 32, 64, 128, 256"
+    else if (reduction.ReductionConfig.parse(name).isDefined) g("reduction")
+    else if (name.startsWith("mul_")) g("mul")
+    else if (Designs.families.exists(f => name.startsWith(f.name + "_"))) g("modmul")
+    else "<barrett|shoup|gshoup>_<k>, mont_<k> and the reduction family, mul_<k>, ntt_<N>_<k>_p<P>_<arr>, " +
+      "polymul_<n>_<logq>, intfft_<group>_<kind>, <design>__<tokens>"
+  }
+
+  /** The registry's listed names closest to `name` (edit distance), three at most. */
+  def nearest(name: String, n: Int = 3): Seq[String] = {
+    val all = (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++
+      PolymulDesigns.names ++ intfft.IntFftDesigns.table ++ Best.names).distinct
+    all.map(c => (distance(name, c), c)).sortBy(x => (x._1, x._2)).take(n).map(_._2)
+  }
+
+  def distance(a: String, b: String): Int = {
+    val d = Array.tabulate(a.length + 1, b.length + 1)((i, j) => if (i == 0) j else if (j == 0) i else 0)
+    for (i <- 1 to a.length; j <- 1 to b.length)
+      d(i)(j) = Seq(d(i - 1)(j) + 1, d(i)(j - 1) + 1, d(i - 1)(j - 1) + (if (a(i - 1) == b(j - 1)) 0 else 1)).min
+    d(a.length)(b.length)
+  }
+}
