@@ -51,7 +51,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import layout
-from harden import Interrupted, replace_dir, stop_children, stop_on_signals
+from harden import Interrupted, exit_interrupted, replace_dir, stop_on_signals
 from pdk import SRAM_MACROS, FlowError, shown
 
 VENV_BIN = Path(sys.executable).parent
@@ -342,10 +342,7 @@ def main():
     except (FlowError, RuntimeError) as e:
         sys.exit(f"fpga: error: {a.design} {a.target or '(no target)'}: {e}")
     except Interrupted as e:
-        stop_children()
-        print(f"fpga: {a.design} {a.target}: stopped by {e}: Yosys and nextpnr were stopped; "
-              f"{shown(layout.fpga_dir(a.design, a.target))}/ is as it was", file=sys.stderr)
-        sys.exit(128 + e.signum)
+        exit_interrupted("fpga", f"{a.design} {a.target}", "Yosys and nextpnr", layout.fpga_dir(a.design, a.target), e)
 
 
 if __name__ == "__main__":

@@ -115,6 +115,13 @@ def stop_children():
     _signal_groups(groups, signal.SIGKILL)
 
 
+def exit_interrupted(tool: str, what: str, stopped: str, folder: Path, e: "Interrupted"):
+    """The end of a run stopped by a signal: its children stopped, the earlier result in `folder` kept."""
+    stop_children()
+    print(f"{tool}: {what}: stopped by {e}: {stopped} were stopped; {shown(folder)}/ is as it was", file=sys.stderr)
+    sys.exit(128 + e.signum)
+
+
 def stop_group(p: subprocess.Popen):
     """p's group: SIGTERM, then SIGKILL after GRACE_S (or once p is gone); p waited for."""
     _signal_groups({p.pid}, signal.SIGTERM)
@@ -392,10 +399,7 @@ def main():
     except (FlowError, RuntimeError) as e:
         sys.exit(f"harden: error: {e}")
     except Interrupted as e:
-        stop_children()
-        print(f"harden: {a.design}: stopped by {e}: LibreLane and its steps were stopped; "
-              f"{shown(layout.harden_dir(a.design))}/ is as it was", file=sys.stderr)
-        sys.exit(128 + e.signum)
+        exit_interrupted("harden", a.design, "LibreLane and its steps", layout.harden_dir(a.design), e)
 
 
 if __name__ == "__main__":

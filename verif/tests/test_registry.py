@@ -133,3 +133,21 @@ def test_no_name_is_taken_apart_outside_the_registry():
             if pat.search(line):
                 hits.append(f"{f.relative_to(ROOT)}:{i}: {line.strip()}")
     assert not hits, "design names taken apart outside verif/registry.py:\n" + "\n".join(hits)
+
+
+def test_gate_level_bench_comes_from_the_family(generated, monkeypatch):
+    """make gls picks the bench from the design's registry entry, and refuses a family without one by name."""
+    import layout
+    import runner
+    monkeypatch.setattr(layout, "BUILD", generated)
+    with pytest.raises(ValueError, match="the intfft family has no gate-level bench"):
+        runner.run_gls("intfft_fermat32_parallel", 1)
+
+
+def test_ntt_q_on_a_design_that_is_not_a_tile_is_refused(tmp_path):
+    """NTT_Q / NTT_PSI choose an NTT tile's modulus: on any other design they are refused, not ignored."""
+    registry.describe_many(["barrett_32"])  # fills the classpath cache
+    cp = json.loads((registry.CACHE.parent / "classpath.json").read_text())["classpath"]
+    p = subprocess.run(["java", "-cp", ":".join(cp), "modforge.Generate", "--out", str(tmp_path), "--ntt-q", "97", "barrett_32"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode != 0 and "apply to NTT tiles (ntt_...) only" in p.stderr and not (tmp_path / "barrett_32").exists()
