@@ -28,7 +28,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
-from common import env_manifest
+from bench_common import env_manifest
 from intfft.barrett import BarrettParamError, beta_alpha
 from intfft.params import GROUPS
 from intfft.schoolbook import RamModel, blocks, model_cycles

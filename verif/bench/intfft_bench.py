@@ -17,7 +17,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
-from common import env_manifest
+from bench_common import env_manifest
 
 
 class IntFftBench:

@@ -25,7 +25,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
-from common import env_manifest
+from bench_common import env_manifest
 from intfft.latency import eq12
 from intfft.params import GROUPS
 from intfft_ram import serve_ram

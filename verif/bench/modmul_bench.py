@@ -17,7 +17,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
-from common import start_bench
+from bench_common import start_bench
 
 import registry
 from modmul import parse_design, precompute

@@ -17,7 +17,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge
 
-from common import start_bench
+from bench_common import start_bench
 
 from ntt import ntt as model
 from ntt.ntt_host import class_prime, modulus_ports, twiddle_writes

@@ -263,3 +263,13 @@ if __name__ == "__main__":
     sh = shadowed(tops)
     print("shadowed top-level names:" + ("".join(f"\n  {s}" for s in sh) if sh else " none"))
     sys.exit(1 if cyc or sh else 0)
+
+
+def test_report_scripts_shadow_no_installed_module():
+    """flow/reports/*.py run as scripts put flow/reports/ first on sys.path: a module there named like
+    an installed top-level module (verif/, verif/bench/, flow/) would hide it from that run
+    (verif/bench/common.py was hidden from polymul_table.py by flow/reports/common.py)."""
+    roots = [ROOT / "verif", ROOT / "verif" / "bench", ROOT / "flow"]
+    installed = {p.stem for r in roots for p in r.glob("*.py")} | {p.name for r in roots for p in r.iterdir() if (p / "__init__.py").exists()}
+    clash = sorted({p.stem for p in (ROOT / "flow" / "reports").glob("*.py")} & installed)
+    assert not clash, f"flow/reports/ modules named like installed ones: {clash}"
