@@ -40,6 +40,7 @@ help:
 	@echo "software baseline (docs/polymul.md):"
 	@echo "  make sw-baseline [SETS=1024_19,4096_62 REPS=7]  NTL and FLINT negacyclic products for the SSA paper's sets -> build/sw_baseline/"
 	@echo "  make sw-tools           build/sw/polymul_ntl and build/sw/polymul_flint (the baseline's C/C++ programs)"
+	@echo "  make sw-tfhe-ntt        build/sw/tfhe_ntt: tfhe-ntt (cargo, -C target-cpu=native); .venv/bin/python flow/reports/tfhe_ntt.py times it"
 	@echo "design names, from the generator's registry (build/designs.json; DESIGN defaults to $(DESIGN)):"
 	@.venv/bin/python verif/registry.py --grammar 2>/dev/null || echo "  (make setup first: the grammar comes from the generator)"
 
@@ -220,3 +221,15 @@ $(SW)/polymul_flint: tools/polymul_flint.c
 
 sw-baseline: setup sw-tools
 	.venv/bin/python flow/reports/sw_baseline.py --reps $(REPS) $(if $(SETS),--sets $(SETS))
+
+# tfhe-ntt (Zama's NTT crate, prime64::Plan) on one core (issue 27): tools/tfhe_ntt_bench, whose
+# Cargo.lock pins the crate's version, built with cargo --locked and -C target-cpu=native into
+# $(SW)/tfhe_ntt (cargo's own output stays in $(SW)/cargo-target). Run it with
+# .venv/bin/python flow/reports/tfhe_ntt.py (--help); verif/tests/test_tfhe_ntt.py checks it.
+# tfhe-ntt 0.7.1 needs Rust >= 1.91.1 (older Debian/Ubuntu cargo packages are too old: use rustup).
+.PHONY: sw-tfhe-ntt
+sw-tfhe-ntt:
+	@command -v cargo >/dev/null 2>&1 || { echo "sw-tfhe-ntt: cargo not found: install Rust >= 1.91.1 with 'curl https://sh.rustup.rs -sSf | sh' (or apt-get install cargo, if the distribution's is that recent)" >&2; exit 1; }
+	@mkdir -p $(SW)
+	CARGO_TARGET_DIR=$(SW)/cargo-target RUSTFLAGS="-C target-cpu=native" cargo build --release --locked --manifest-path tools/tfhe_ntt_bench/Cargo.toml
+	cp $(SW)/cargo-target/release/tfhe_ntt_bench $(SW)/tfhe_ntt.tmp && mv $(SW)/tfhe_ntt.tmp $(SW)/tfhe_ntt
