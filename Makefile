@@ -70,7 +70,7 @@ harden: rtl
 # Gate-level cocotb on build/<d>/harden/<d>.nl.v, hardened first if it is missing or was made from
 # other RTL (harden.py --if-stale compares the RTL's hash with its metrics.json's rtl_sha256).
 gls: rtl
-	@.venv/bin/python -c 'import json, sys, layout; d = sys.argv[1]; e = json.loads(layout.manifest(d).read_text())["registry"]; e["gls"] or sys.exit("make gls: " + d + ": the " + e["family"] + " family has no gate-level bench (gate level runs the modmul and NTT benches); nothing was hardened")' $(DESIGN)
+	@.venv/bin/python verif/bench/runner.py gls-check $(DESIGN)
 	.venv/bin/python flow/harden.py --if-stale $(DESIGN)
 	MODFORGE_GLS_DESIGNS=$(DESIGN) $(PYTEST) -q verif/tests/test_gls.py
 

@@ -106,8 +106,6 @@ def _ask_generator(names, fp: str) -> dict:
             answers[n] = json.loads(line[2:])
     except BrokenPipeError:
         raise RuntimeError("registry: the generator JVM did not start. Fix: run `./mill -i hw.compile` and read its errors")
-    for n, e in answers.items():
-        e.pop("design", None) if "error" in e else None
     return answers
 
 

@@ -6,6 +6,7 @@ models added to `sources`, gate-level runs of synthesized netlists.
 import json
 import re
 import os
+import sys
 from pathlib import Path
 
 from cocotb_tools.runner import get_runner
@@ -19,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # 32-bit stage is about 60 cells deep; 400 ns leaves a wide margin.
 GLS_CLK_NS = "400"
 # Families whose bench also runs on a gate-level netlist (their registry entries say gls: true).
-GLS_FAMILIES = ("barrett", "shoup", "gshoup", "the reduction family", "ntt", "polymul")
 
 
 def table_designs(widths, lists=("table",)):
@@ -85,22 +85,29 @@ def quiet_macro_model(model: Path) -> Path:
     return out
 
 
+def gls_manifest(design: str) -> dict:
+    """The manifest of a design with a gate-level bench (its registry entry says gls), or ValueError
+    naming the family (make gls asks it before hardening, run_gls before simulating)."""
+    manifest = json.loads(manifest_path(design).read_text())
+    entry = manifest["registry"]  # the bench comes from the design's family, as the generator says
+    if not entry["gls"]:
+        raise ValueError(f"{design}: the {entry['family']} family has no gate-level bench "
+                         "(its registry entry says gls: false; docs/registry.md)")
+    return manifest
+
+
 def run_gls(design: str, ops: int):
     """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models)."""
     from pdk import find_pdk, sram_views
     pdk = find_pdk()
     primitives, cells = pdk.sim_cell_models(BUILD / "pdk_sim")
-    manifest = json.loads(manifest_path(design).read_text())
-    entry = manifest["registry"]  # the bench comes from the design's family, as the generator says
-    if not entry["gls"]:
-        raise ValueError(f"{design}: the {entry['family']} family has no gate-level bench "
-                         f"(gate level runs the modmul and NTT benches: {', '.join(GLS_FAMILIES)})")
+    manifest = gls_manifest(design)
     sram = manifest.get("sram") or {}
     macros = [quiet_macro_model(sram_views(pdk, m).verilog) for m in sram.get("macro_models", [])]
     run_bench(design, [primitives, cells, *macros, netlist_path(design)], kind="gls",
               defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
               extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)},
-              test_module=entry["bench"])
+              test_module=manifest["registry"]["bench"])
 
 
 def run_xc7(design: str, ops: int):
@@ -114,3 +121,13 @@ def run_xc7(design: str, ops: int):
     # An SRAM tile's netlist holds the block RAMs Yosys mapped our FPGA macro model to (flow/fpga.py).
     run_bench(design, [cells, netlist], kind="xc7", extra_env={"MODFORGE_OPS": str(ops)},
               test_module=entry["bench"])
+
+
+if __name__ == "__main__":
+    # make gls: `runner.py gls-check <design>` refuses a family without a gate-level bench before any synthesis.
+    if len(sys.argv) != 3 or sys.argv[1] != "gls-check":
+        sys.exit("usage: runner.py gls-check <design>")
+    try:
+        gls_manifest(sys.argv[2])
+    except (ValueError, FileNotFoundError) as e:
+        sys.exit(f"make gls: {e}; nothing was hardened")

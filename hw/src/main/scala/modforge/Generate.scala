@@ -36,7 +36,7 @@ object Generate {
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --describe FILE NAME... | --serve"
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --serve"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
@@ -48,17 +48,12 @@ object Generate {
         case "--polymul" :: rest    => names ++= PolymulDesigns.names.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
-        case "--describe" :: file :: rest =>
-          // Every name after the file: its registry entry or the generator's error (verif/registry.py).
-          val w = new PrintWriter(new File(file))
-          w.println(rest.map(n => s"  ${RegistryEntry.str(n)}: " + RegistryEntry.describe(n).fold(e => s"""{"error": ${RegistryEntry.str(e)}}""", _.json)).mkString("{\n", ",\n", "\n}"))
-          w.close(); return
         case "--serve" :: _ =>
           // One name per input line, one answer per output line ("@@" + the entry or {"error": ...}): a
           // long-lived JVM for verif/registry.py, which asks for names one at a time in a test session.
           val in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in))
           Iterator.continually(in.readLine()).takeWhile(_ != null).foreach { n =>
-            println("@@" + RegistryEntry.describe(n).fold(e => s"""{"design": ${RegistryEntry.str(n)}, "error": ${RegistryEntry.str(e)}}""", _.json))
+            println("@@" + RegistryEntry.describe(n).fold(e => s"""{"error": ${RegistryEntry.str(e)}}""", _.json))
             System.out.flush()
           }
           return

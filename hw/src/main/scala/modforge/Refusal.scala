@@ -32,7 +32,7 @@ object Refusal {
     else if (PolymulDesigns.isPolymul(name)) g("polymul")
     else if (NttDesigns.isNtt(name)) g("ntt")
     else if (name.contains("__")) g("variant")
-    else if (name.endsWith("_fast")) "<barrett|shoup|gshoup>_<k>_fast for k in 32, 64, 128, 256"
+    else if (name.endsWith("_fast")) s"<barrett|shoup|gshoup>_<k>_fast for k in ${Best.widths.mkString(", ")}"
     else if (reduction.ReductionConfig.parse(name).isDefined) g("reduction")
     else if (name.startsWith("mul_")) g("mul")
     else if (Designs.families.exists(f => name.startsWith(f.name + "_"))) g("modmul")

@@ -6,7 +6,7 @@ import modforge.ntt.{NttConfig, NttDesigns, PolymulDesigns}
 /** What a design name means, for the tools around the generator (docs/registry.md): the family,
   * the title, the parameters, the design it shares its interface with (`base`), the cocotb bench that
   * drives it (and whether that bench runs at gate level), its precomputation kind and the golden model
-  * that checks it. Every manifest carries it as its `registry` member and `Generate --describe` prints
+  * that checks it. Every manifest carries it as its `registry` member and `Generate --serve` prints
   * it for any name, so Python never takes a name apart: it asks the generator (verif/registry.py).
   *
   * `params` values: Int, Boolean, String, BigInt (written as a string), or a Seq of them.

@@ -28,5 +28,8 @@ object Best {
 
   def variant(d: Design): Option[Variant] = table.get((d.family.name, d.k)).map(t => Variant.parse(t).fold(e => sys.error(e), identity))
 
+  /** The widths with a `_fast` configuration. */
+  def widths: Seq[Int] = table.keys.map(_._2).toSeq.distinct.sorted
+
   def names: Seq[String] = table.keys.toSeq.sorted.map { case (f, k) => s"${f}_${k}_fast" }
 }
