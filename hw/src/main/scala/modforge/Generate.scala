@@ -74,7 +74,9 @@ object Generate {
     val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
     val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
     // --ntt-q / --ntt-psi do not apply: a polymul design's q is its parameter set's.
-    val polys = polyNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
+    val (streamNames, tileNames) = polyNames.partition(j => polymul.StreamDesigns.parse(j._1).isDefined)
+    val streams = streamNames.map { case (n, o, _, _) => (n, polymul.StreamDesigns.parse(n).get.fold(e => fail(Refusal(n, e)), identity), o) }
+    val polys = tileNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
     // Every name is checked before anything is written.
     // A tile variant `<tile>__<tokens>` takes the product architecture (m<arch>) and synthesis tokens.
     val tiles = nttNames.map { case (n, o, nq, npsi) =>
@@ -86,6 +88,7 @@ object Generate {
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))
+    for ((n, c, o) <- streams) polymul.StreamDesigns.generate(o, n, c)
     for ((d, o) <- ffts) intfft.IntFftDesigns.generate(o, d)
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()
@@ -184,7 +187,7 @@ ${groups.mkString(",\n")}
   def grammar: Seq[(String, String)] = Seq(
     "modmul" -> Designs.grammar, "variant" -> Variant.grammar, "fast" -> ("<barrett|shoup|gshoup>_<k>_fast; " + modforge.modmul.Best.help),
     "mul" -> s"mul_<k>, ${Designs.minK} <= k <= ${Designs.maxK}", "reduction" -> s"${reduction.ReductionConfig.grammar}, ${Designs.minK} <= k <= ${Designs.maxK}",
-    "ntt" -> NttDesigns.grammar, "polymul" -> PolymulDesigns.grammar, "intfft" -> intfft.IntFftDesigns.grammar)
+    "ntt" -> NttDesigns.grammar, "polymul" -> (PolymulDesigns.grammar + "; " + polymul.StreamDesigns.grammar), "intfft" -> intfft.IntFftDesigns.grammar)
 
   def writeIndex(f: File): Unit = {
     val w = new PrintWriter(f)

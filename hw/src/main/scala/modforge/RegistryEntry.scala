@@ -41,7 +41,10 @@ object RegistryEntry {
   /** [[describe]] with the family parser's own message (its first clause says what was wrong). */
   def describeRaw(name: String): Either[String, RegistryEntry] =
     if (intfft.IntFftDesigns.isIntFft(name)) intfft.IntFftDesigns.parseAny(name).map(intfftEntry(name, _))
-    else if (PolymulDesigns.isPolymul(name)) PolymulDesigns.parse(name).map(c => tileEntry(name, c, None, polymul = true))
+    else if (PolymulDesigns.isPolymul(name)) polymul.StreamDesigns.parse(name) match {
+      case Some(r) => r.map(polymul.StreamDesigns.entry(name, _))
+      case None => PolymulDesigns.parse(name).map(c => tileEntry(name, c, None, polymul = true))
+    }
     else if (NttDesigns.isNtt(name)) NttDesigns.parseVariant(name).map { case (c, v) => tileEntry(name, c, v, polymul = false) }
     else Registry.parse(name).map(of)
 

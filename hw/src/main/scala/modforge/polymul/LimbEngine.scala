@@ -1,0 +1,137 @@
+package modforge.polymul
+
+import modforge.modmul.{BarrettOpt, BarrettOptConfig, Precompute}
+import spinal.core._
+import spinal.lib.Delay
+
+/** One RNS limb of the streaming engine: two forward NTT pipelines (a and b, in lockstep), the
+  * pointwise product and the inverse NTT pipeline, for the prime `cfg.primes(limb)`, P lanes wide.
+  *
+  * Lane j carries positions j n/P + t at beat t. A stage whose span is n/P or more pairs two
+  * lanes of the same beat (a "lane-pair" stage: no storage, its twiddle a constant per lane pair);
+  * a stage whose span d is smaller is a single-path delay-feedback (SDF) stage in every lane, its
+  * delay line d words long and its twiddles a table indexed by the block. Outputs keep the input's
+  * positions, so the forward pipeline's bit-reversed result feeds the pointwise product and the
+  * inverse directly (Longa and Naehrig's loops, [[StreamTwiddles]]).
+  *
+  * Every register advances with the enclosing clock domain's enable ([[StreamControl]]'s `tick`):
+  * this component has no flow control of its own. Latency [[StreamConfig.latency]] (checked here).
+  */
+class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
+  val w: Int = cfg.limbBits
+  val P: Int = cfg.lanes
+  val F: Int = cfg.frame
+  val io = new Bundle {
+    val a, b = in Vec (UInt(w bits), P)
+    val c = out Vec (UInt(w bits), P)
+  }
+  val q: BigInt = cfg.primes(limb)
+  val tw: StreamTwiddles = cfg.twiddles(limb)
+  val mul = new TwiddleMul(w, q)
+  val arith = ModAddSub(w, q)
+  val Lm: Int = mul.latency
+
+  private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
+
+  /** x * table(block) in the second half of each block of 2d positions (`all`: in both halves,
+    * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
+  def sdfMul(x: UInt, o: Int, d: Int, table: Seq[BigInt], upper: Option[BigInt]): UInt = {
+    val pos = Phase(F, o)
+    val second = pos(log2(d))
+    val block = (pos >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
+    val (t, tr) = mul.lookup(table, block)
+    val (tSel, trSel) = upper match {
+      case Some(u) => (Mux(second, t, U(u, mul.k bits)), Mux(second, tr, U(mul.companion(u), mul.k bits)))
+      case None => (t, tr)
+    }
+    val x1 = RegNext(x)
+    val p = mul(x1, RegNext(tSel), RegNext(trSel))
+    if (upper.isDefined) p else Mux(Delay(RegNext(second), Lm), p, Delay(x1, Lm))
+  }
+
+  /** The SDF butterfly with delay d: positions t and t + d of each block of 2d meet here; the first
+    * half waits in the delay line, the second half leaves at once as `upper(u, v)` while
+    * `lower(u, v)` goes into the delay line and leaves d cycles later. Latency d + 1. */
+  def sdfButterfly(x: UInt, o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): UInt = {
+    val second = Phase(F, o)(log2(d))
+    val dlIn = UInt(w bits)
+    val u = Delay(dlIn, d)
+    dlIn := Mux(second, lower(u, x), x)
+    RegNext(Mux(second, upper(u, x), u))
+  }
+
+  /** One forward pipeline: stage s pairs positions j and j + n/2^(s+1), CT: (u + W v, u - W v). */
+  def forward(operand: Vec[UInt]): (Seq[UInt], Int) = {
+    var x: Seq[UInt] = operand.toList
+    var o = 0
+    for (s <- 0 until cfg.logN) {
+      val span = cfg.n >> (s + 1)
+      if (cfg.spatial(span)) {
+        val g = span / F
+        val y = Array.fill[UInt](P)(null)
+        for (j <- 0 until P if (j / g) % 2 == 0) {
+          val v = mul.const(x(j + g), tw.fwd(s, j / (2 * g)))
+          val u = Delay(x(j), Lm)
+          y(j) = RegNext(arith.add(u, v)); y(j + g) = RegNext(arith.sub(u, v))
+        }
+        x = y.toSeq; o += Lm + 1
+      } else {
+        val d = span
+        x = (0 until P).map { j =>
+          val blocks = F / (2 * d)
+          val m = sdfMul(x(j), o, d, (0 until blocks).map(i => tw.fwd(s, j * blocks + i)), None)
+          sdfButterfly(m, o + 1 + Lm, d, arith.add, arith.sub)
+        }
+        o += 1 + Lm + d + 1
+      }
+    }
+    (x, o)
+  }
+
+  /** The inverse pipeline: stage r pairs positions j and j + 2^r, GS: (u + v, (u - v) W), N^-1 on the last. */
+  def inverse(operand: Seq[UInt], o0: Int): (Seq[UInt], Int) = {
+    var x = operand
+    var o = o0
+    for (r <- 0 until cfg.logN) {
+      val span = 1 << r
+      val last = r == cfg.logN - 1
+      if (cfg.spatial(span)) {
+        val g = span / F
+        val y = Array.fill[UInt](P)(null)
+        for (j <- 0 until P if (j / g) % 2 == 0) {
+          val sum = RegNext(arith.add(x(j), x(j + g)))
+          val diff = RegNext(arith.sub(x(j), x(j + g)))
+          y(j) = if (last) mul.const(sum, tw.nInv) else Delay(sum, Lm)
+          y(j + g) = mul.const(diff, tw.inv(r, j / (2 * g)))
+        }
+        x = y.toSeq; o += 1 + Lm
+      } else {
+        val d = span
+        x = (0 until P).map { j =>
+          val blocks = F / (2 * d)
+          val b = sdfButterfly(x(j), o, d, arith.add, arith.sub)
+          sdfMul(b, o + d + 1, d, (0 until blocks).map(i => tw.inv(r, j * blocks + i)), if (last) Some(tw.nInv) else None)
+        }
+        o += d + 1 + 1 + Lm
+      }
+    }
+    (x, o)
+  }
+
+  /** A B mod q, both operands variable: BarrettOpt (Algorithm 1) with its precomputation constant. */
+  def pointwise(a: UInt, b: UInt): UInt = {
+    val m = new BarrettOpt(BarrettOptConfig(w))
+    val (mp, r, l) = Precompute.barrett(w, q)
+    m.in_valid := True; m.in_a := a; m.in_b := b
+    m.in_m := U(mp, w bits); m.in_r := U(r, w + 1 bits); m.in_l := U(l, m.in_l.getWidth bits)
+    m.out_t
+  }
+
+  val (fa, oa) = forward(io.a)
+  val (fb, _) = forward(io.b)
+  val prod = fa.zip(fb).map { case (a, b) => pointwise(a, b) }
+  val (result, latency) = inverse(prod, oa + cfg.barrettLatency)
+  require(latency == cfg.latency, s"LimbEngine latency $latency, StreamConfig says ${cfg.latency}")
+  require(Lm == cfg.shoupLatency)
+  io.c := Vec(result)
+}

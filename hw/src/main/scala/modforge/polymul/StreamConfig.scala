@@ -1,0 +1,83 @@
+package modforge.polymul
+
+import modforge.PreconditionError
+import modforge.modmul.{BarrettOptRegs, ShoupRegs}
+import modforge.ntt.NttConfig
+
+/** A streaming RNS polymul engine (docs/polymul.md, "The streaming engine"): the negacyclic product
+  * in Z_Q[x]/(x^n + 1), Q = prod q_i, each limb through two forward NTT pipelines, a pointwise
+  * product and an inverse NTT pipeline, all streaming `lanes` coefficients a cycle.
+  *
+  * @param lanes    P coefficients of each limb per beat: a product takes n/P beats in and out
+  * @param limbBits w, the width of a limb's residues; the primes have exactly w bits ([[StreamPrimes]])
+  */
+case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int) {
+  val logN: Int = Integer.numberOfTrailingZeros(n)
+  val logP: Int = Integer.numberOfTrailingZeros(lanes)
+  /** Beats per product (one product accepted every `frame` cycles in steady state). */
+  val frame: Int = n / lanes
+  val primes: Seq[BigInt] = StreamPrimes.select(n, logq, limbBits)
+  val limbs: Int = primes.size
+  val bigQ: BigInt = primes.product
+  val psis: Seq[BigInt] = primes.map(q => NttConfig.findPsi(n, q))
+  def twiddles(limb: Int): StreamTwiddles = StreamTwiddles(n, primes(limb), psis(limb))
+
+  /** The Shoup multiplier (twiddle products) is one bit wider than a limb: Algorithm 3 wants 2q < 2^k. */
+  val shoupK: Int = limbBits + 1
+  val shoupLatency: Int = ShoupRegs().latency
+  val barrettLatency: Int = BarrettOptRegs().latency
+
+  /** Stages whose pairs lie in different lanes of one beat (spans of n/P and more): no delay line. */
+  def spatial(span: Int): Boolean = span >= frame
+
+  /** Cycles from a beat entering the input register to its result in the output register, while the
+    * engine advances every cycle ([[StreamControl]]). The delay lines of one pipeline sum to n/P - 1;
+    * an SDF stage adds a twiddle register, the multiplier and the butterfly's output register; a
+    * lane-pair stage the multiplier and the butterfly's output register. */
+  def pipelineLatency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + frame - 1
+  def latency: Int = 2 * pipelineLatency + barrettLatency
+
+  /** Storage bits in delay lines per limb (three pipelines) and twiddle constants per limb. */
+  def delayBits: Int = 3 * lanes * (frame - 1) * limbBits
+  def twiddleWords: Int = 2 * (n - 1)
+  /** Shoup multipliers per limb: an SDF stage has one per lane, a lane-pair stage one per pair, and
+    * N^-1 takes one more per pair on the inverse's last stage when that stage is a lane-pair one. */
+  def shoupPerLimb: Int = 3 * ((logN - logP) * lanes + logP * lanes / 2) + (if (logP > 0) lanes / 2 else 0)
+  def name: String = StreamDesigns.name(this)
+}
+
+object StreamConfig {
+  val minN = 16
+  val maxN = 32768
+  val minLogq = 16
+  val maxLogq = 1024
+  val minLimbBits = 16
+  val maxLimbBits = 64
+  /** Limbs of at most this many bits by default: the product's area grows as w^2, so narrow limbs
+    * pay until their count L grows the per-limb overheads; `make dse-polymul` measures the choice. */
+  val defaultMaxLimb = 31
+  val defaultLanes = 4
+
+  /** The default limb width: L = ceil(logq / (defaultMaxLimb - 1)) limbs of w = ceil(logq / L) + 1 bits,
+    * widened while too few primes of that width exist. */
+  def defaultLimbBits(n: Int, logq: Int): Int = {
+    val l = (logq + defaultMaxLimb - 2) / (defaultMaxLimb - 1)
+    val w0 = math.max(minLimbBits, (logq + l - 1) / l + 1)
+    (w0 to maxLimbBits).find(w => try { StreamPrimes.select(n, logq, w); true } catch { case _: PreconditionError => false })
+      .getOrElse(throw new PreconditionError(s"no limb width from $w0 to $maxLimbBits bits has enough primes = 1 mod ${2 * n}"))
+  }
+
+  private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
+
+  /** The configuration, or the first rule it breaks with what is accepted. */
+  def check(n: Int, logq: Int, lanes: Option[Int], limbBits: Option[Int]): Either[String, StreamConfig] = {
+    if (!pow2(n) || n < minN || n > maxN) return Left(s"n = $n: n must be a power of two from $minN to $maxN")
+    if (logq < minLogq || logq > maxLogq) return Left(s"log q = $logq: log q must be from $minLogq to $maxLogq")
+    val p = lanes.getOrElse(math.min(defaultLanes, n / 2))
+    if (!pow2(p) || p > n / 2) return Left(s"_s$p: the lanes P must be a power of two that divides n with n/P >= 2 " +
+      s"(1, 2, 4, ..., ${n / 2} for n = $n)")
+    limbBits.foreach(w => if (w < minLimbBits || w > maxLimbBits) return Left(s"_w$w: the limb width must be from $minLimbBits to $maxLimbBits bits"))
+    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(defaultLimbBits(n, logq))))
+    catch { case e: PreconditionError => Left(e.getMessage) }
+  }
+}

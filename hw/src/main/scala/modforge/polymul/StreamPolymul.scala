@@ -1,0 +1,48 @@
+package modforge.polymul
+
+import spinal.core._
+
+/** The streaming RNS polymul engine, the top of a `polymul_<n>_<logq>_s<P>[_w<w>]` design
+  * (docs/polymul.md, "The streaming engine"): L [[LimbEngine]]s side by side under one
+  * [[StreamControl]].
+  *
+  * Ports (valid/ready streams, synchronous active-high `reset`):
+  *  - `in_valid`, `in_ready`, `in_a`, `in_b`: one beat of both operands; beat t of a product carries
+  *    coefficient j n/P + t of limb l (its residue mod q_l, < q_l) in bits [(l P + j) w, (l P + j + 1) w);
+  *  - `out_valid`, `out_ready`, `out_c`: one beat of the product mod (x^n + 1, q_l), same layout.
+  * A product is n/P beats in and n/P beats out, in order; products follow each other back to back.
+  */
+class StreamPolymul(val cfg: StreamConfig) extends Component {
+  private val width = cfg.limbs * cfg.lanes * cfg.limbBits
+  val io = new Bundle {
+    val in_valid = in Bool ()
+    val in_ready = out Bool ()
+    val in_a = in UInt (width bits)
+    val in_b = in UInt (width bits)
+    val out_valid = out Bool ()
+    val out_ready = in Bool ()
+    val out_c = out UInt (width bits)
+  }
+  noIoPrefix()
+
+  val ctrl = new StreamControl(cfg.frame, cfg.latency)
+  ctrl.io.inValid := io.in_valid
+  ctrl.io.outReady := io.out_ready
+  io.in_ready := ctrl.io.inReady
+  io.out_valid := ctrl.io.outValid
+
+  // Reset also steps the datapath, so its position counters restart whatever the streams do.
+  val datapath = new ClockingArea(ClockDomain.current.copy(clockEnable = ctrl.io.tick || ClockDomain.current.isResetActive)) {
+    val a = RegNext(io.in_a)
+    val b = RegNext(io.in_b)
+    private def slice(x: UInt, l: Int, j: Int) = x((l * cfg.lanes + j) * cfg.limbBits, cfg.limbBits bits)
+    val limbs = (0 until cfg.limbs).map { l =>
+      val e = new LimbEngine(cfg, l)
+      for (j <- 0 until cfg.lanes) { e.io.a(j) := slice(a, l, j); e.io.b(j) := slice(b, l, j) }
+      e.setName(s"limb$l")
+    }
+    io.out_c := Cat(limbs.flatMap(e => e.io.c)).asUInt // Cat of a Seq: its first element in the low bits
+  }
+
+  def latency: Int = cfg.latency
+}

@@ -1,0 +1,42 @@
+package modforge.polymul
+
+import modforge.PreconditionError
+
+/** The RNS limbs of a streaming polymul: L primes q_i = 1 (mod 2n) of exactly w bits
+  * (2^(w-1) < q_i < 2^w), the largest first, as few as make Q = prod q_i >= 2^logq.
+  *
+  * Why exactly w bits: a limb's residues fill its w-bit datapath, and each prime above 2^(w-1)
+  * contributes more than w-1 bits to Q, so L <= ceil(logq / (w-1)). Why 1 mod 2n: Z_q then has
+  * the primitive 2n-th root psi the negacyclic NTT needs (docs/polymul.md, "RNS").
+  */
+object StreamPrimes {
+  private def candidates(n: Int, w: Int): Iterator[BigInt] = {
+    val step = BigInt(2 * n)
+    val top = ((BigInt(1) << w) - 1) / step * step + 1 // the largest 1 mod 2n below 2^w
+    Iterator.iterate(top)(_ - step).takeWhile(_ > (BigInt(1) << (w - 1))).filter(_.isProbablePrime(64))
+  }
+
+  /** The primes, or a [[PreconditionError]] that says how many exist and the largest n they serve. */
+  def select(n: Int, logq: Int, w: Int): Seq[BigInt] = {
+    val need = BigInt(1) << logq
+    val it = candidates(n, w)
+    var got = Vector.empty[BigInt]
+    while (got.product < need && it.hasNext) got :+= it.next()
+    if (got.product >= need) got
+    else {
+      val l = (logq + w - 2) / (w - 1)
+      throw new PreconditionError(s"limb width w = $w: only ${got.size} primes q = 1 mod ${2 * n} have exactly $w bits, " +
+        s"their product has ${got.product.bitLength - 1}+ bits, and log q = $logq needs about $l; " +
+        s"${largestN(w, l)}. Fix: a wider limb (_w<w>, up to ${StreamConfig.maxLimbBits}) or the default")
+    }
+  }
+
+  /** How many w-bit primes = 1 mod 2n exist, counted up to `cap`. */
+  def count(n: Int, w: Int, cap: Int = 1 << 20): Int = candidates(n, w).take(cap).size
+
+  /** The largest power-of-two n for which at least `l` w-bit primes = 1 mod 2n exist. */
+  def largestN(w: Int, l: Int): String = {
+    val ns = Iterator.iterate(StreamConfig.maxN)(_ / 2).takeWhile(_ >= 2).find(n => candidates(n, w).take(l).size >= l)
+    ns.map(n => s"$l such primes of $w bits exist up to n = $n").getOrElse(s"not even n = 2 has $l primes of $w bits")
+  }
+}
