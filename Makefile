@@ -37,8 +37,13 @@ help:
 	@echo "reports and DSE:"
 	@echo "  make reports            Table 1, Figures 2-3, the NTT, reduction, polymul and intfft tables in SKY130, the FPGA table -> reports/ (runs missing designs)"
 	@echo "  make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
-	@echo "software baseline (docs/polymul.md):"
-	@echo "  make sw-baseline [SETS=1024_19,4096_62 REPS=7]  NTL and FLINT negacyclic products for the SSA paper's sets -> build/sw_baseline/"
+	@echo "  make dse-polymul [SETS=1024_19,2048_33,4096_62 JOBS=2 DASK=tcp://host:8786 MAX_POINTS=N PLAN=1]  the streaming"
+	@echo "                          polymul engine's exploration (lanes, limb width, multipliers, storage) -> reports/polymul_dse.md,"
+	@echo "                          polymul_best.csv (also: make dse FAMILY=polymul N=1024 LOGQ=19; docs/polymul_dse.md)"
+	@echo "software baselines (docs/polymul.md, docs/polymul_baselines.md):"
+	@echo "  make sw-baseline [SETS=1024_19,4096_62 REPS=7 KERNEL_REPS=2000]  the negacyclic product on one core, coefficients to"
+	@echo "                          coefficients: NTL, FLINT 2.9, FLINT 3 (python-flint), tfhe-ntt (RNS, L = ceil(logq/62) limbs;"
+	@echo "                          \"absent\" without cargo), each checked against Python -> build/sw_baseline/ (docs/polymul_baselines.md)"
 	@echo "  make sw-tools           build/sw/polymul_ntl and build/sw/polymul_flint (the baseline's C/C++ programs)"
 	@echo "  make sw-tfhe-ntt        build/sw/tfhe_ntt: tfhe-ntt (cargo, -C target-cpu=native); .venv/bin/python flow/reports/tfhe_ntt.py times it"
 	@echo "design names, from the generator's registry (build/designs.json; DESIGN defaults to $(DESIGN)):"
@@ -155,6 +160,7 @@ reports: rtl-all
 	.venv/bin/python flow/reports/ntt_table.py || status=$$?; \
 	.venv/bin/python flow/reports/reduction_table.py || status=$$?; \
 	.venv/bin/python flow/reports/polymul_table.py || status=$$?; \
+	.venv/bin/python flow/reports/polymul_best.py || status=$$?; \
 	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
 	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
 
@@ -165,10 +171,28 @@ FAMILY ?= barrett,shoup,gshoup
 K      ?= 32,64
 WIDE   ?= 128,256
 JOBS   ?= $(shell nproc)
-.PHONY: dse
+# FAMILY=polymul runs the streaming polymul engine's exploration instead (dse-polymul below) at the
+# sets N=<n,...> LOGQ=<logq,...> (paired; without them the three goal sets).
+N      ?=
+LOGQ   ?=
+DASK_ARGS = $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
+.PHONY: dse dse-polymul
 dse: setup
-	.venv/bin/python flow/dse.py --products --targets --family $(FAMILY) --k $(K) -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
-	$(if $(WIDE),.venv/bin/python flow/dse.py --products --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS) $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL)))
+ifeq ($(FAMILY),polymul)
+	.venv/bin/python flow/dse_polymul.py $(if $(N),--n $(N) --logq $(LOGQ)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS))
+else
+	.venv/bin/python flow/dse.py --products --targets --family $(FAMILY) --k $(K) -j $(JOBS) $(DASK_ARGS)
+	$(if $(WIDE),.venv/bin/python flow/dse.py --products --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS) $(DASK_ARGS))
+endif
+
+# The streaming RNS polymul engine's exploration (docs/polymul_dse.md) -> reports/polymul_dse.md,
+# polymul_best.csv, polymul_dse_<n>_<logq>.png; build/dse/polymul.json. SETS=1024_19,2048_33,4096_62
+# (default), JOBS, DASK, DASK_LOCAL as for dse; MAX_POINTS=<N> synthesizes at most N points;
+# PLAN=1 prints the points without running anything. Resumable: finished points are kept.
+MAX_POINTS ?=
+PLAN       ?=
+dse-polymul: setup
+	.venv/bin/python flow/dse_polymul.py $(if $(SETS),--sets $(SETS)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS)) $(if $(PLAN),--plan)
 
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all
@@ -197,16 +221,20 @@ clean:
 peer: setup
 	.venv/bin/python flow/vlsiffra.py
 
-# The software baseline of the SSA polynomial multiplier (Millar et al., issue 10): the negacyclic
-# product in Z_q[x]/(x^n + 1) with NTL (ZZ_pX) and FLINT (fmpz_mod_poly, nmod_poly), -O2 and the
-# libraries' default settings (docs/polymul.md, "Measurements and the software baseline").
-# SETS=<n>_<logq>,... picks Table I sets (all by default); REPS timed products per library and set
-# (default 7; fewer when a set passes ~10 s).
+# The software baseline of the polynomial multipliers (Millar et al., issues 10 and 27): the negacyclic
+# product in Z_q[x]/(x^n + 1) on one pinned core with NTL (ZZ_pX) and FLINT 2.9 (fmpz_mod_poly,
+# nmod_poly), -O2 and the libraries' default settings, FLINT 3 through python-flint (requirements.txt)
+# and tfhe-ntt (sw-tfhe-ntt, built by the script when cargo is there; "absent" otherwise), each
+# checked against a Python product (docs/polymul_baselines.md).
+# SETS=<n>_<logq>,... picks Table I sets (all by default); REPS timed products per set for NTL and
+# FLINT 2.9 (default 7), KERNEL_REPS for FLINT 3 and tfhe-ntt (default 2000); fewer when a library
+# passes ~10 s on a set.
 SW      := $(BUILD)/sw
 SW_CXX  ?= g++
 SW_CC   ?= gcc
 SETS    ?=
 REPS    ?= 7
+KERNEL_REPS ?= 2000
 .PHONY: sw-tools sw-baseline
 sw-tools: $(SW)/polymul_ntl $(SW)/polymul_flint
 
@@ -221,7 +249,7 @@ $(SW)/polymul_flint: tools/polymul_flint.c
 	$(SW_CC) -O2 -Wall -o $@.tmp $< -lflint -lgmp -lmpfr && mv $@.tmp $@
 
 sw-baseline: setup sw-tools
-	.venv/bin/python flow/reports/sw_baseline.py --reps $(REPS) $(if $(SETS),--sets $(SETS))
+	.venv/bin/python flow/reports/sw_baseline.py --reps $(REPS) --kernel-reps $(KERNEL_REPS) $(if $(SETS),--sets $(SETS))
 
 # tfhe-ntt (Zama's NTT crate, prime64::Plan) on one core (issue 27): tools/tfhe_ntt_bench, whose
 # Cargo.lock pins the crate's version, built with cargo --locked and -C target-cpu=native into

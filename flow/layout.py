@@ -6,6 +6,7 @@ The build folder is $MODFORGE_BUILD (the Makefile exports it), default <repo>/bu
     <d>/librelane/                    LibreLane's configuration and run folder (flow/harden.py)
     <d>/harden/                       metrics.json, summary.md, the netlist <d>.nl.v, STA reports
     <d>/fpga/<target>/                metrics.json, summary.md, the netlist (flow/fpga.py)
+    dse/                              the design-space explorations' records (flow/dse.py, flow/dse_polymul.py)
 
 Every function reads the module's BUILD when called: a test that sets `layout.BUILD` moves them all.
 """
@@ -59,6 +60,11 @@ def netlist(d: str) -> Path:
 def metrics(d: str) -> Path:
     """build/<d>/harden/metrics.json."""
     return harden_dir(d) / "metrics.json"
+
+
+def dse_dir() -> Path:
+    """build/dse/, the explorations' records (flow/dse.py: history.json; flow/dse_polymul.py: polymul.json)."""
+    return BUILD / "dse"
 
 
 def fpga_dir(d: str, target: str) -> Path:

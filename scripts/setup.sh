@@ -3,7 +3,8 @@
 #   Debian packages: a JDK and Maven (Mill, SpinalHDL), Verilator (SpinalSim), Icarus (cocotb),
 #                    OpenSTA (static timing), python3-venv, NTL, FLINT and GMP (the software
 #                    baseline, make sw-baseline);
-#   .venv:           the pinned Python packages of requirements.txt, pyosys (Yosys) among them, then
+#   .venv:           the pinned Python packages of requirements.txt, pyosys (Yosys) and python-flint
+#                    (FLINT 3 for make sw-baseline) among them, then
 #                    the project itself in editable mode (pyproject.toml: a .pth puts verif/,
 #                    verif/bench/ and flow/ on sys.path); both again when either file changes;
 #   Mill:            fetched by ./mill from Maven Central on first use.

@@ -27,11 +27,11 @@ from layout import BUILD
 from ntt import millar_tables as mt
 from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,
                             md_head, pyplot, same_rtl, save_figure, stamp, up_to_date, write_md, write_text)
+from reports.polymul_best import AREA_BUDGET_UM2, best_section
 
 FLOW = Path(__file__).resolve().parents[1]
 
 ASIC_SETS = [(1024, 19), (2048, 33), (4096, 62), (8192, 123)]
-AREA_BUDGET_UM2 = 25e6  # "a small die": standard cells plus macros
 P_VALUES = (1, 2, 4, 8, 16, 32)
 SW_RESULTS = BUILD / "sw_baseline" / "results.json"
 NAME = "polymul_table"
@@ -245,8 +245,13 @@ def write(rows, asic, search, sw, device, fpga=()):
     write_text(f"{NAME}.csv", csv_text([{**r, "asic": ""} for r in rows], keys + ["asic"])
                + ("\n" + csv_text(asic) if asic else ""), newline="")
 
-    L = [f"# Polynomial multiplication at FHE sizes: the SRAM-backed NTT tile against the SSA paper and NTL", "",
-         f"{generated_by(__file__)}; do not edit. The paper: Millar et al., SSA "
+    # The report opens with the streaming engine's best design per set (flow/reports/polymul_best.py),
+    # which reads the tile's figures from the CSV written just above.
+    L = [f"# Polynomial multiplication at FHE sizes: the streaming engine and the SRAM-backed NTT tile against the SSA paper and the libraries", "",
+         f"{generated_by(__file__)}; do not edit.", "",
+         *best_section(),
+         "## The SRAM-backed NTT tile", "",
+         "The paper: Millar et al., SSA "
          "polynomial multiplier in HLS (`data/papers/millar.toml`); its Tables I, II, III and IV are "
          "parsed from the text (verif/ntt/millar_tables.py). Our design for a set is `polymul_<n>_<logq>`: the NTT "
          "tile with coefficients and twiddles in OpenRAM SKY130 SRAM macros, RAM twiddles, BarrettOpt units of k = log q "

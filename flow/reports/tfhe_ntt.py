@@ -146,13 +146,19 @@ def check(n: int, qs, seed: int = 1):
             raise TfheNttError(f"n = {n}, q = {q}: tfhe-ntt's product differs from Python's")
 
 
+def timings(n: int, qs, reps: int = DEFAULT_REPS, seed: int = 1) -> dict:
+    """The program's `time` line for the limbs qs: full and pre-transformed min and median, in µs."""
+    _require()
+    return json.loads(_call(["time", n, reps, seed, *qs]))
+
+
 def run(n: int, primes_, reps: int = DEFAULT_REPS, seed: int = 1) -> dict:
     """Checks, then times, the product for one n over the limbs primes_ (see the module's text)."""
     _require()
     qs = [int(q) for q in primes_]
     load_start = list(os.getloadavg())
     check(n, qs, seed)
-    t = json.loads(_call(["time", n, reps, seed, *qs]))
+    t = timings(n, qs, reps, seed)
     m = machine()
     return {"library": "tfhe-ntt", "version": crate_version(), "api": "prime64::Plan fwd/mul_assign_normalize/inv",
             "n": n, "L": len(qs), "primes": [str(q) for q in qs], "logq": sum(q.bit_length() for q in qs),

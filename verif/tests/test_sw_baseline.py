@@ -1,7 +1,9 @@
 """The software baseline of the SSA polynomial multiplier (issue 10): the paper's tables as loaded
 (ntt.millar_tables, from data/papers/millar.toml), the moduli chosen for its sets, the NTL and FLINT programs
 (tools/polymul_ntl.cpp, tools/polymul_flint.c) against a schoolbook negacyclic product, and the
-driver flow/reports/sw_baseline.py (set names, agreement check, atomic result file).
+driver flow/reports/sw_baseline.py (set names, the independent Python product every library is
+checked against, tfhe-ntt's limbs, the result schema with FLINT 3 and tfhe-ntt, "absent" entries,
+atomic result file). verif/tests/test_flint3_baseline.py checks the FLINT 3 (python-flint) product.
 
 The paper's numbers come from the committed data (written from its text by scripts/paper_data.py;
 test_paper_data.py compares the two), never typed here. The only typed numbers are the
@@ -215,18 +217,123 @@ def test_select_sets():
         sb.select_sets("1024_20")
 
 
+def _run_quick(out, **kw):
+    """One set (1024_19) with few repetitions; never builds tfhe-ntt (its entry then says why)."""
+    return sb.run(sb.select_sets("1024_19"), reps=3, kernel_reps=20, out=out, progress=None, build=False, **kw)
+
+
 def test_run_one_set(tools, tmp_path):
     out = tmp_path / "results.json"
-    result = sb.run(sb.select_sets("1024_19"), reps=3, out=out, progress=None)
+    result = _run_quick(out)
     saved = json.loads(out.read_text())
     assert saved == json.loads(json.dumps(result))
     row = saved["sets"][0]
     assert (row["n"], row["logq"], int(row["q"])) == (1024, 19, SETS["polymul_1024_19"].q)
     assert row["ntl"]["checksum"] == row["flint"]["checksum"] == row["checksum"]
+    assert row["checksum"] == sb.checksum(schoolbook(*sb.operands(1024, int(row["q"]), 1), int(row["q"])))
     assert row["ntl_median_s"] > 0 and row["flint_median_s"] > 0
     assert row["paper_ntl_us"] == mt.paper_table2()[0].ntl_us
     env = saved["environment"]
     assert env["ntl_version"] and env["flint_version"] and env["gmp_version"] and env["cpu_model"]
+    assert len(env["load_average_start"]) == len(env["load_average_end"]) == 3 and env["date"]
+    assert env["pinning"] and saved["L_rule"] == sb.L_RULE
+    # one entry per library, in microseconds; an entry without status "ok" carries no figure
+    libs = row["libraries"]
+    assert list(libs) == list(sb.LIBRARY_KEYS) == saved["libraries"]
+    for key, e in libs.items():
+        if e["status"] != "ok":
+            assert not any(k.endswith("_us") for k in e) and e["install"], key
+            continue
+        assert 0 < e["full_min_us"] <= e["full_median_us"], key
+        assert e["reps"] >= 3 and e["check"]["passed"] and e["check"]["reference"].startswith("schoolbook"), key
+        assert e["L"] == len(e["moduli"]) == len(e["prime_bits"]), key
+        if e["pre_min_us"] is None:
+            assert e["pre_median_us"] is None and e["pre"].startswith(("not available", "not measured")), key
+        else:
+            assert 0 < e["pre_min_us"] <= e["pre_median_us"], key
+    assert libs["ntl"]["full_median_us"] == pytest.approx(row["ntl_median_s"] * 1e6, abs=1e-3)
+    assert libs["flint2"]["full_median_us"] == pytest.approx(row["flint_median_s"] * 1e6, abs=1e-3)
+    assert libs["ntl"]["moduli"] == libs["flint2"]["moduli"] == [row["q"]]
+    if libs["flint3"]["status"] == "ok":
+        assert libs["flint3"]["moduli"] == [row["q"]] and libs["flint3"]["pre"].startswith("not available")
+        assert libs["flint3"]["reps"] == 20 and 0 < libs["flint3"]["python_overhead_min_us"]
+        assert "nmod_poly" in libs["flint3"]["api"]
+    if libs["tfhe_ntt"]["status"] == "ok":
+        t = libs["tfhe_ntt"]
+        assert (t["L"], t["modulus"], t["prime_bits"], t["Q_bits"]) == (1, "rns", [62], 62)
+        assert t["pre_median_us"] < t["full_median_us"]
+        assert env["tfhe_ntt"]["version"].startswith("0.7.")
+    text = out.with_suffix(".md").read_text()
+    assert text == sb.summary(saved) and "| 1024_19 | tfhe-ntt |" in text and sb.L_RULE in text
+
+
+def test_run_without_cargo_or_python_flint(tools, tmp_path, monkeypatch):
+    """No cargo: tfhe-ntt is "absent" with the command that installs Rust and no figure; no
+    python-flint: FLINT 3 likewise; NTL and FLINT 2.9 still run."""
+    monkeypatch.setattr(sb.tn, "status", lambda: "absent")
+    monkeypatch.setattr(sb, "flint", None)
+    out = tmp_path / "results.json"
+    result = _run_quick(out)
+    libs = result["sets"][0]["libraries"]
+    assert libs["tfhe_ntt"] == {"library": "tfhe-ntt", "status": "absent", "reason": "cargo not found",
+                                "install": sb.tn.INSTALL}
+    assert libs["flint3"]["status"] == "absent" and "pip install python-flint" in libs["flint3"]["install"]
+    assert libs["ntl"]["status"] == libs["flint2"]["status"] == "ok"
+    assert result["environment"]["tfhe_ntt"] == {"status": "absent", "install": sb.tn.INSTALL}
+    text = out.with_suffix(".md").read_text()
+    assert "tfhe-ntt: absent, install with curl https://sh.rustup.rs" in text
+    assert "| 1024_19 | tfhe-ntt | - | - | absent | absent | - |" in text
+
+
+# ---- (e) the independent product and tfhe-ntt's limbs ----
+
+@pytest.mark.parametrize("n", [1, 2, 16, 64])
+def test_reference_product(n, monkeypatch):
+    q = MODULI["q616"]
+    rng = random.Random(n)
+    for case, a, b in _cases(n, q, rng):
+        want = schoolbook(a, b, q)
+        assert sb.reference_product(a, b, q) == sb.negacyclic_schoolbook(a, b, q) == want, case
+        assert sb.negacyclic_kronecker(a, b, q) == want, case
+        monkeypatch.setattr(sb, "GMP_KRONECKER_BITS", 0)     # the gmpy2 route of the largest sets
+        assert sb.negacyclic_kronecker(a, b, q) == want, case
+        monkeypatch.undo()
+
+
+def test_reference_method():
+    assert sb.reference_method(1024, 3) == "schoolbook (Python integers)"
+    assert sb.reference_method(2048, SETS["polymul_2048_33"].q) == "Kronecker substitution (Python integers)"
+    assert "gmpy2" in sb.reference_method(32768, SETS["polymul_32768_886"].q)
+
+
+def test_tfhe_limbs_rule():
+    if sb.tn.status() != "ok":
+        pytest.skip(f"tfhe-ntt is {sb.tn.status()}: make sw-tfhe-ntt (the tests never build it)")
+    for s in mt.paper_sets():
+        qs = sb.tfhe_limbs(s.n, s.logq)
+        assert len(qs) == -(-s.logq // sb.TFHE_PRIME_BITS), s.name           # L = ceil(logq / 62)
+        assert all(q % (2 * s.n) == 1 and q.bit_length() == sb.TFHE_PRIME_BITS for q in qs)
+        prod = 1
+        for q in qs[:-1]:
+            prod *= q
+        assert prod.bit_length() < s.logq <= (prod * qs[-1]).bit_length(), s.name  # the smallest such L
+
+
+def test_wrong_tfhe_product_stops_the_run(tools, tmp_path, monkeypatch):
+    if sb.tn.status() != "ok":
+        pytest.skip(f"tfhe-ntt is {sb.tn.status()}: make sw-tfhe-ntt (the tests never build it)")
+    real = sb.tn.product
+
+    def off_by_one(n, qs, a, b):
+        c = real(n, qs, a, b)
+        c[-1][3] = (c[-1][3] + 1) % qs[-1]
+        return c
+
+    monkeypatch.setattr(sb.tn, "product", off_by_one)
+    out = tmp_path / "results.json"
+    with pytest.raises(sb.BaselineError, match="tfhe-ntt's product differs .* limb 0"):
+        _run_quick(out)
+    assert not out.exists()
 
 
 def test_failed_run_keeps_earlier_results(tools, tmp_path, monkeypatch):
@@ -241,7 +348,24 @@ def test_failed_run_keeps_earlier_results(tools, tmp_path, monkeypatch):
         return j
 
     monkeypatch.setattr(sb, "bench", flint_differs)
-    with pytest.raises(sb.BaselineError, match="NTL and FLINT products differ for polymul_1024_19"):
-        sb.run(sb.select_sets("1024_19"), reps=1, out=out, progress=None)
+    with pytest.raises(sb.BaselineError, match=r"FLINT 2.9 \(nmod_poly\)'s product differs from the independent "
+                                               r"Python product for polymul_1024_19"):
+        sb.run(sb.select_sets("1024_19"), reps=1, kernel_reps=5, out=out, progress=None, build=False)
     assert json.loads(out.read_text()) == {"earlier": True}
     assert list(tmp_path.iterdir()) == [out]        # no operand files or partial results left
+
+
+def test_ntl_checked_against_python(tools, tmp_path, monkeypatch):
+    """NTL and FLINT 2.9 agreeing is not enough: each must match the Python product."""
+    real = sb.bench
+
+    def both_wrong(tool, path, reps, budget):
+        j = real(tool, path, reps, budget)
+        for route in (j, j.get("fmpz_mod"), j.get("nmod")):
+            if route:
+                route["checksum"] = "fnv1a64:0000000000000000"
+        return j
+
+    monkeypatch.setattr(sb, "bench", both_wrong)
+    with pytest.raises(sb.BaselineError, match="NTL's product differs from the independent Python product"):
+        _run_quick(tmp_path / "results.json")

@@ -43,7 +43,7 @@ object Refusal {
   /** The registry's listed names closest to `name` (edit distance), three at most. */
   def nearest(name: String, n: Int = 3): Seq[String] = {
     val all = (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++
-      PolymulDesigns.names ++ intfft.IntFftDesigns.table ++ Best.names).distinct
+      PolymulDesigns.names ++ polymul.StreamDesigns.examples ++ intfft.IntFftDesigns.table ++ Best.names).distinct
     all.map(c => (distance(name, c), c)).sortBy(x => (x._1, x._2)).take(n).map(_._2)
   }
 

@@ -1,6 +1,6 @@
 package modforge.polymul
 
-import modforge.modmul.{BarrettOpt, BarrettOptConfig, Precompute}
+import modforge.modmul.Precompute
 import spinal.core._
 import spinal.lib.Delay
 
@@ -17,6 +17,9 @@ import spinal.lib.Delay
   * Every register advances with the enclosing clock domain's enable ([[StreamControl]]'s `tick`):
   * this component has no flow control of its own. Latency [[StreamConfig.latency]] (checked here).
   */
+/** One delay line: its depth, its width, and whether it is in macros. */
+case class LineUse(depth: Int, width: Int, macros: Boolean)
+
 class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
   val w: Int = cfg.limbBits
   val P: Int = cfg.lanes
@@ -27,7 +30,7 @@ class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
   }
   val q: BigInt = cfg.primes(limb)
   val tw: StreamTwiddles = cfg.twiddles(limb)
-  val mul = new TwiddleMul(w, q)
+  val mul = new TwiddleMul(w, q, cfg.mul)
   val arith = ModAddSub(w, q)
   val Lm: Int = mul.latency
 
@@ -45,43 +48,51 @@ class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
       case None => (t, tr)
     }
     val x1 = RegNext(x)
-    val p = mul(x1, RegNext(tSel), RegNext(trSel))
+    // One twiddle register per multiplier (KeepReg): the a and b pipelines' tables are the same.
+    val p = mul(x1, modforge.KeepReg(tSel), modforge.KeepReg(trSel))
     if (upper.isDefined) p else Mux(Delay(RegNext(second), Lm), p, Delay(x1, Lm))
   }
 
-  /** The SDF butterfly with delay d: positions t and t + d of each block of 2d meet here; the first
-    * half waits in the delay line, the second half leaves at once as `upper(u, v)` while
-    * `lower(u, v)` goes into the delay line and leaves d cycles later. Latency d + 1. */
-  def sdfButterfly(x: UInt, o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): UInt = {
+  /** The SDF butterflies with delay d of a group of lanes that step together (one delay line for
+    * all, [[DelayLine]]): positions t and t + d of each block of 2d meet here; the first half waits
+    * in the delay line, the second half leaves at once as `upper(u, v)` while `lower(u, v)` goes
+    * into the delay line and leaves d cycles later. Latency d + 1. */
+  def sdfButterflies(xs: Seq[UInt], o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): Seq[UInt] = {
     val second = Phase(F, o)(log2(d))
-    val dlIn = UInt(w bits)
-    val u = Delay(dlIn, d)
-    dlIn := Mux(second, lower(u, x), x)
-    RegNext(Mux(second, upper(u, x), u))
+    val dlIn = Seq.fill(xs.size)(UInt(w bits))
+    val line = DelayLine(Cat(dlIn).asUInt, d, cfg.store)
+    lines += LineUse(d, xs.size * w, DelayLine.useMacros(cfg.store, d))
+    xs.zip(dlIn).zipWithIndex.map { case ((x, in), i) =>
+      val u = line(i * w, w bits)
+      in := Mux(second, lower(u, x), x)
+      RegNext(Mux(second, upper(u, x), u))
+    }
   }
 
-  /** One forward pipeline: stage s pairs positions j and j + n/2^(s+1), CT: (u + W v, u - W v). */
-  def forward(operand: Vec[UInt]): (Seq[UInt], Int) = {
-    var x: Seq[UInt] = operand.toList
+  /** The two forward pipelines (a and b, in lockstep, their delay lines shared): stage s pairs
+    * positions j and j + n/2^(s+1), CT: (u + W v, u - W v). */
+  def forward(ops: Seq[Seq[UInt]]): (Seq[Seq[UInt]], Int) = {
+    var x = ops
     var o = 0
     for (s <- 0 until cfg.logN) {
       val span = cfg.n >> (s + 1)
       if (cfg.spatial(span)) {
         val g = span / F
-        val y = Array.fill[UInt](P)(null)
-        for (j <- 0 until P if (j / g) % 2 == 0) {
-          val v = mul.const(x(j + g), tw.fwd(s, j / (2 * g)))
-          val u = Delay(x(j), Lm)
-          y(j) = RegNext(arith.add(u, v)); y(j + g) = RegNext(arith.sub(u, v))
+        x = x.map { lanes =>
+          val y = Array.fill[UInt](P)(null)
+          for (j <- 0 until P if (j / g) % 2 == 0) {
+            val v = mul.const(lanes(j + g), tw.fwd(s, j / (2 * g)))
+            val u = Delay(lanes(j), Lm)
+            y(j) = RegNext(arith.add(u, v)); y(j + g) = RegNext(arith.sub(u, v))
+          }
+          y.toSeq
         }
-        x = y.toSeq; o += Lm + 1
+        o += Lm + 1
       } else {
         val d = span
-        x = (0 until P).map { j =>
-          val blocks = F / (2 * d)
-          val m = sdfMul(x(j), o, d, (0 until blocks).map(i => tw.fwd(s, j * blocks + i)), None)
-          sdfButterfly(m, o + 1 + Lm, d, arith.add, arith.sub)
-        }
+        val blocks = F / (2 * d)
+        val m = x.map(lanes => (0 until P).map(j => sdfMul(lanes(j), o, d, (0 until blocks).map(i => tw.fwd(s, j * blocks + i)), None)))
+        x = sdfButterflies(m.flatten, o + 1 + Lm, d, arith.add, arith.sub).grouped(P).toSeq
         o += 1 + Lm + d + 1
       }
     }
@@ -107,10 +118,10 @@ class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
         x = y.toSeq; o += 1 + Lm
       } else {
         val d = span
+        val bs = sdfButterflies(x, o, d, arith.add, arith.sub)
         x = (0 until P).map { j =>
           val blocks = F / (2 * d)
-          val b = sdfButterfly(x(j), o, d, arith.add, arith.sub)
-          sdfMul(b, o + d + 1, d, (0 until blocks).map(i => tw.inv(r, j * blocks + i)), if (last) Some(tw.nInv) else None)
+          sdfMul(bs(j), o + d + 1, d, (0 until blocks).map(i => tw.inv(r, j * blocks + i)), if (last) Some(tw.nInv) else None)
         }
         o += d + 1 + 1 + Lm
       }
@@ -120,15 +131,16 @@ class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
 
   /** A B mod q, both operands variable: BarrettOpt (Algorithm 1) with its precomputation constant. */
   def pointwise(a: UInt, b: UInt): UInt = {
-    val m = new BarrettOpt(BarrettOptConfig(w))
+    val m = cfg.mul.barrett(w)
     val (mp, r, l) = Precompute.barrett(w, q)
     m.in_valid := True; m.in_a := a; m.in_b := b
     m.in_m := U(mp, w bits); m.in_r := U(r, w + 1 bits); m.in_l := U(l, m.in_l.getWidth bits)
     m.out_t
   }
 
-  val (fa, oa) = forward(io.a)
-  val (fb, _) = forward(io.b)
+  /** The delay lines built, for the manifest. */
+  val lines = scala.collection.mutable.ArrayBuffer[LineUse]()
+  val (Seq(fa, fb), oa) = forward(Seq(io.a.toList, io.b.toList))
   val prod = fa.zip(fb).map { case (a, b) => pointwise(a, b) }
   val (result, latency) = inverse(prod, oa + cfg.barrettLatency)
   require(latency == cfg.latency, s"LimbEngine latency $latency, StreamConfig says ${cfg.latency}")

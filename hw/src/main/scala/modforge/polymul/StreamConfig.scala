@@ -1,7 +1,6 @@
 package modforge.polymul
 
 import modforge.PreconditionError
-import modforge.modmul.{BarrettOptRegs, ShoupRegs}
 import modforge.ntt.NttConfig
 
 /** A streaming RNS polymul engine (docs/polymul.md, "The streaming engine"): the negacyclic product
@@ -11,7 +10,8 @@ import modforge.ntt.NttConfig
   * @param lanes    P coefficients of each limb per beat: a product takes n/P beats in and out
   * @param limbBits w, the width of a limb's residues; the primes have exactly w bits ([[StreamPrimes]])
   */
-case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int) {
+case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
+                        store: LineStore = LineStore.Auto) {
   val logN: Int = Integer.numberOfTrailingZeros(n)
   val logP: Int = Integer.numberOfTrailingZeros(lanes)
   /** Beats per product (one product accepted every `frame` cycles in steady state). */
@@ -24,8 +24,8 @@ case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int) {
 
   /** The Shoup multiplier (twiddle products) is one bit wider than a limb: Algorithm 3 wants 2q < 2^k. */
   val shoupK: Int = limbBits + 1
-  val shoupLatency: Int = ShoupRegs().latency
-  val barrettLatency: Int = BarrettOptRegs().latency
+  val shoupLatency: Int = mul.shoupLatency(shoupK)
+  val barrettLatency: Int = mul.barrettLatency(limbBits)
 
   /** Stages whose pairs lie in different lanes of one beat (spans of n/P and more): no delay line. */
   def spatial(span: Int): Boolean = span >= frame
@@ -37,8 +37,16 @@ case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int) {
   def pipelineLatency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + frame - 1
   def latency: Int = 2 * pipelineLatency + barrettLatency
 
+  /** The delay lines of one limb: (pipeline, depth, width in bits). The two forward pipelines
+    * share one line per stage (they step together); a line holds every lane's word. */
+  def lineGroups: Seq[(String, Int, Int)] =
+    (0 until logN).map(s => n >> (s + 1)).filter(_ < frame).map(d => ("forward", d, 2 * lanes * limbBits)) ++
+      (0 until logN).map(1 << _).filter(_ < frame).map(d => ("inverse", d, lanes * limbBits))
+  def lineInMacros(d: Int): Boolean = DelayLine.useMacros(store, d)
   /** Storage bits in delay lines per limb (three pipelines) and twiddle constants per limb. */
-  def delayBits: Int = 3 * lanes * (frame - 1) * limbBits
+  def delayBits: Int = lineGroups.map { case (_, d, w) => d * w }.sum
+  def macroLines: Seq[(String, Int, Int)] = lineGroups.filter(g => lineInMacros(g._2))
+  def flopLineBits: Int = lineGroups.filterNot(g => lineInMacros(g._2)).map { case (_, d, w) => d * w }.sum
   def twiddleWords: Int = 2 * (n - 1)
   /** Shoup multipliers per limb: an SDF stage has one per lane, a lane-pair stage one per pair, and
     * N^-1 takes one more per pair on the inverse's last stage when that stage is a lane-pair one. */
@@ -70,14 +78,15 @@ object StreamConfig {
   private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
   /** The configuration, or the first rule it breaks with what is accepted. */
-  def check(n: Int, logq: Int, lanes: Option[Int], limbBits: Option[Int]): Either[String, StreamConfig] = {
+  def check(n: Int, logq: Int, lanes: Option[Int], limbBits: Option[Int], mul: StreamMul = StreamMul.Fast,
+            store: LineStore = LineStore.Auto): Either[String, StreamConfig] = {
     if (!pow2(n) || n < minN || n > maxN) return Left(s"n = $n: n must be a power of two from $minN to $maxN")
     if (logq < minLogq || logq > maxLogq) return Left(s"log q = $logq: log q must be from $minLogq to $maxLogq")
     val p = lanes.getOrElse(math.min(defaultLanes, n / 2))
     if (!pow2(p) || p > n / 2) return Left(s"_s$p: the lanes P must be a power of two that divides n with n/P >= 2 " +
       s"(1, 2, 4, ..., ${n / 2} for n = $n)")
     limbBits.foreach(w => if (w < minLimbBits || w > maxLimbBits) return Left(s"_w$w: the limb width must be from $minLimbBits to $maxLimbBits bits"))
-    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(defaultLimbBits(n, logq))))
+    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(defaultLimbBits(n, logq)), mul, store))
     catch { case e: PreconditionError => Left(e.getMessage) }
   }
 }

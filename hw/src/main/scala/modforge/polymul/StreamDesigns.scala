@@ -14,33 +14,44 @@ import java.io.{File, PrintWriter}
   * options stay the SRAM NTT tile ([[PolymulDesigns]]).
   */
 object StreamDesigns {
-  private val Pattern = """polymul_(\d{1,6})_(\d{1,5})((?:_[a-z]\d{1,6})*)""".r
-  private val Opt = """_([a-z])(\d{1,6})""".r
+  private val Pattern = """polymul_(\d{1,6})_(\d{1,5})((?:_[a-z][a-z0-9]{1,6})*)""".r
+  private val Opt = """_([a-z])([a-z0-9]{1,6})""".r
 
   val grammar: String = s"polymul_<n>_<logq>_s<P>[_w<w>] (streaming RNS engine: n a power of two from ${StreamConfig.minN} to " +
-    s"${StreamConfig.maxN}, log q ${StreamConfig.minLogq}..${StreamConfig.maxLogq}, P lanes, w-bit limbs ${StreamConfig.minLimbBits}..${StreamConfig.maxLimbBits})"
+    s"${StreamConfig.maxN}, log q ${StreamConfig.minLogq}..${StreamConfig.maxLogq}, P lanes, w-bit limbs ${StreamConfig.minLimbBits}..${StreamConfig.maxLimbBits}, " +
+    s"_m<${StreamMul.all.map(_.name).mkString("|")}> the multipliers (default fast), _r<${LineStore.all.map(_.name).mkString("|")}> the delay lines (default sram: macros from ${DelayLine.macroDepth} words))"
 
-  def name(c: StreamConfig): String = s"polymul_${c.n}_${c.logq}_s${c.lanes}_w${c.limbBits}"
+  /** Names a refusal offers as the nearest (Refusal.nearest): the goal sets' engines at their defaults. */
+  val examples: Seq[String] = Seq("polymul_1024_19_s4", "polymul_2048_33_s4", "polymul_4096_62_s2_w32", "polymul_16_20_s1")
+
+  def name(c: StreamConfig): String = s"polymul_${c.n}_${c.logq}_s${c.lanes}_w${c.limbBits}" + (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") +
+    (if (c.store == LineStore.Auto) "" else s"_r${c.store.name}")
 
   /** Some(config or error) for a streaming name; None for a name that is the paper's tile. */
   def parse(design: String): Option[Either[String, StreamConfig]] = design match {
     case Pattern(nS, lS, opts) =>
-      val tokens = Opt.findAllMatchIn(opts).map(m => m.group(1) -> m.group(2).toInt).toSeq
+      val tokens = Opt.findAllMatchIn(opts).map(m => m.group(1) -> m.group(2)).toSeq
+      val ints = tokens.collect { case (k, v) if k != "m" && k != "r" && v.forall(_.isDigit) => k -> v.toInt }.toMap
       val keys = tokens.map(_._1)
       val (n, logq) = (nS.toInt, lS.toInt)
-      val stream = keys.contains("s") || keys.contains("w") || !PolymulDesigns.paperSets.contains(n -> logq)
+      val stream = keys.exists(k => Seq("s", "w", "m", "r").contains(k)) || !PolymulDesigns.paperSets.contains(n -> logq)
+      val mul = tokens.collectFirst { case ("m", v) => StreamMul.parse(v) }
+      val store = tokens.collectFirst { case ("r", v) => LineStore.parse(v) }
       if (!stream) None
-      else if (keys.contains("p")) Some(Left(s"'$design': _p<P> is the SRAM tile's option and _s<P> the streaming engine's; use one"))
-      else if (keys.distinct.size != keys.size || keys.exists(k => k != "s" && k != "w"))
-        Some(Left(s"'$design': options are _s<P> and _w<w>, each at most once; $grammar"))
-      else Some(StreamConfig.check(n, logq, tokens.toMap.get("s"), tokens.toMap.get("w")).left.map(e => s"'$design': $e; $grammar"))
+      else if (keys.contains("p")) Some(Left(s"'$design': _p<P> (the SRAM tile's lanes) and _s<P> (the streaming engine's) together: keep one"))
+      else if (keys.distinct.size != keys.size || keys.exists(k => !Seq("s", "w", "m", "r").contains(k)) ||
+        tokens.exists { case (k, v) => k != "m" && k != "r" && !v.forall(_.isDigit) })
+        Some(Left(s"'$design': options are _s<P>, _w<w>, _m<${StreamMul.all.map(_.name).mkString("|")}> and _r<${LineStore.all.map(_.name).mkString("|")}>, each at most once; $grammar"))
+      else if (mul.contains(None)) Some(Left(s"'$design': the multipliers are _m${StreamMul.all.map(_.name).mkString(" or _m")}; $grammar"))
+      else if (store.contains(None)) Some(Left(s"'$design': the delay lines are _r${LineStore.all.map(_.name).mkString(" or _r")}; $grammar"))
+      else Some(StreamConfig.check(n, logq, ints.get("s"), ints.get("w"), mul.flatten.getOrElse(StreamMul.Fast), store.flatten.getOrElse(LineStore.Auto)).left.map(e => s"'$design': $e; $grammar"))
     case _ => None
   }
 
   def entry(name: String, c: StreamConfig): RegistryEntry =
     RegistryEntry(name, "polymul", "polynomial multiplier, streaming RNS NTT engine",
       Seq[(String, Any)]("n" -> c.n, "logq" -> c.logq, "arch" -> "stream", "lanes" -> c.lanes, "limb_bits" -> c.limbBits,
-        "limbs" -> c.limbs, "primes" -> c.primes, "psi" -> c.psis),
+        "limbs" -> c.limbs, "mul" -> c.mul.name, "store" -> c.store.name, "primes" -> c.primes, "psi" -> c.psis),
       name, Some("polymul_stream_bench"), gls = true, "polymul_stream", Some("polymul.stream"))
 
   def generate(out: String, name: String, c: StreamConfig): Unit = {
@@ -48,6 +59,31 @@ object StreamDesigns {
     val (dir, top) = Generate.elaborate(out, name)(new StreamPolymul(c))
     writeManifest(new File(dir, s"$name.json"), name, c, top)
     println(f"rtl: $name%-20s L = ${c.limbs} limbs of ${c.limbBits} bits, ${c.frame} cycles a product, latency ${c.latency} -> ${dir.getPath}/$name.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
+  }
+
+  /** The delay lines per limb and their storage, the macros' areas from their Liberty ([[mem.SkyMacro]]). */
+  def storageJson(c: StreamConfig): String = {
+    val groups = c.lineGroups.map { case (pipe, d, w) =>
+      val m = c.lineInMacros(d)
+      val g = DelayLine.grid(w, d)
+      s"""{"pipeline": "$pipe", "depth": $d, "width": $w, "kind": "${if (m) "sram" else "flip-flops"}"""" +
+        (if (m) s""", "macro": "${g.sky.name}", "macros": ${g.count}, "macro_area_um2": ${f"${g.areaUm2}%.3f"}}""" else "}")
+    }
+    val macros = c.macroLines.map { case (_, d, w) => DelayLine.grid(w, d) }
+    s"""{"store": "${c.store.name}", "limbs": ${c.limbs}, "delay_line_bits": ${c.delayBits * c.limbs}, "flip_flop_line_bits": ${c.flopLineBits * c.limbs},
+    "macro_count": ${macros.map(_.count).sum * c.limbs}, "macro_area_um2": ${f"${macros.map(_.areaUm2).sum * c.limbs}%.3f"},
+    "macro_models": [${macros.map(_.sky.name).distinct.map("\"" + _ + "\"").mkString(", ")}],
+    "twiddle_constants": ${c.twiddleWords * c.limbs},
+    "lines_per_limb": [
+      ${groups.mkString(",\n      ")}
+    ]}"""
+  }
+
+  /** The macros as the flow reads them (flow/harden.py, flow/configs.py: the NTT tile's `sram` member), null without. */
+  def sramJson(c: StreamConfig): String = {
+    val macros = c.macroLines.map { case (_, d, w) => DelayLine.grid(w, d) }
+    if (macros.isEmpty) "null"
+    else s"""{"macro_models": [${macros.map(_.sky.name).distinct.map("\"" + _ + "\"").mkString(", ")}], "macro_count": ${macros.map(_.count).sum * c.limbs}, "macro_area_um2": ${f"${macros.map(_.areaUm2).sum * c.limbs}%.3f"}}"""
   }
 
   def writeManifest(f: File, name: String, c: StreamConfig, top: StreamPolymul): Unit = {
@@ -71,9 +107,13 @@ object StreamDesigns {
   "layout": "beat t of a product carries coefficient j*n/P + t of limb l (its residue mod q_l) in bits [(l*P + j)*w, (l*P + j + 1)*w) of in_a, in_b and out_c",
   "cycles_per_product": ${c.frame},
   "latency_cycles": ${c.latency},
-  "storage": {"kind": "flip-flops", "delay_line_bits": ${c.delayBits * c.limbs}, "twiddle_constants": ${c.twiddleWords * c.limbs}},
-  "multipliers": {"twiddle": "shoup_${c.shoupK}", "twiddle_latency": ${c.shoupLatency}, "twiddle_per_limb": ${c.shoupPerLimb},
-                  "pointwise": "barrett_${c.limbBits}", "pointwise_latency": ${c.barrettLatency}, "pointwise_per_limb": ${c.lanes}},
+  "storage": ${storageJson(c)},
+  "sram": ${sramJson(c)},
+  "k": ${c.limbBits},
+  "latency": ${c.latency},
+  "synthesis": ${c.mul.synthJson},
+  "multipliers": {"config": "${c.mul.name}", "twiddle": "shoup_${c.shoupK}${c.mul.tokens(c.shoupK, "shoup")}", "twiddle_latency": ${c.shoupLatency}, "twiddle_per_limb": ${c.shoupPerLimb},
+                  "pointwise": "barrett_${c.limbBits}${c.mul.tokens(c.limbBits, "barrett")}", "pointwise_latency": ${c.barrettLatency}, "pointwise_per_limb": ${c.lanes}},
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
 ${Generate.portsJson(top)}

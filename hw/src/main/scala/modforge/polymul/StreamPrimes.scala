@@ -25,9 +25,10 @@ object StreamPrimes {
     if (got.product >= need) got
     else {
       val l = (logq + w - 2) / (w - 1)
-      throw new PreconditionError(s"limb width w = $w: only ${got.size} primes q = 1 mod ${2 * n} have exactly $w bits, " +
-        s"their product has ${got.product.bitLength - 1}+ bits, and log q = $logq needs about $l; " +
-        s"${largestN(w, l)}. Fix: a wider limb (_w<w>, up to ${StreamConfig.maxLimbBits}) or the default")
+      val have = if (got.size == 1) "1 prime q = 1 mod " + (2 * n) + " has" else s"${got.size} primes q = 1 mod ${2 * n} have"
+      throw new PreconditionError(s"limb width w = $w: only $have exactly $w bits (their product has ${got.product.bitLength - 1}+ bits, " +
+        s"log q = $logq needs about $l such primes, and ${largestN(w, l)}): use a wider limb " +
+        s"(_w<w> up to ${StreamConfig.maxLimbBits}, or no _w for the default)")
     }
   }
 

@@ -1,6 +1,6 @@
 package modforge.polymul
 
-import modforge.modmul.{Precompute, Shoup, ShoupConfig}
+import modforge.modmul.Precompute
 import spinal.core._
 
 /** A product x W mod q with W a known twiddle: Shoup's multiplier (Algorithm 3) with the
@@ -8,15 +8,15 @@ import spinal.core._
   * Both come from the generator, so synthesis sees constants (lane-pair stages) or a ROM
   * (delay-line stages) and never a precomputation port.
   */
-class TwiddleMul(val w: Int, val q: BigInt) {
+class TwiddleMul(val w: Int, val q: BigInt, mul: StreamMul) {
   val k: Int = w + 1
   require(2 * q < (BigInt(1) << k) && q < (BigInt(1) << w), s"q = $q does not fit a $w-bit limb")
   def companion(t: BigInt): BigInt = Precompute.shoupR(k, t, q)
-  val latency: Int = ShoupConfig(k).regs.latency
+  val latency: Int = mul.shoupLatency(k)
 
   /** x W with (W, W') given as signals of k bits; latency [[latency]], result < q. */
   def apply(x: UInt, tw: UInt, twr: UInt): UInt = {
-    val m = new Shoup(ShoupConfig(k))
+    val m = mul.shoup(k)
     m.in_valid := True
     m.in_a := x.resize(k)
     m.in_b := tw

@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""Design-space exploration of the streaming RNS polymul engine (docs/polymul_dse.md).
+
+    flow/dse_polymul.py [--sets 1024_19,2048_33,4096_62 | --n 1024 --logq 19] [--plan] [--max-points N]
+                        [-j N] [--scheduler ADDR | --local-cluster N] [--rerun] [--generate-only] [--report-only]
+
+Per set (n, log q) it sweeps the engine's levers, `polymul_<n>_<logq>_s<P>_w<w>[_m<fast|paper>][_r<sram|ff>]`,
+one at a time (coordinate descent, as flow/dse.py does for the multipliers), not their full product:
+  1. limb width w at P0 = 4 lanes: the generator's default w, the widths of one limb fewer and one
+     limb more (ceil(logq / L) + 1 bits), and the default minus one bit. w sets the number of limbs
+     L and the width of every multiplier and delay line: the largest per-lane lever, so it goes first.
+  2. the multipliers, _mfast against _mpaper, at the best w.
+  3. the delay-line storage, _rsram (macros where a line is deep enough) against _rff.
+     Steps 1-3 keep the point of least area-time (area x us per product) within 25 mm2: at a fixed P
+     they change the cost of a lane, not the cycles.
+  4. lanes P in 1, 2, 4, 8, 16 (P <= n/2) on the best of 1-3, smallest first, in waves of the job
+     count: P scales the throughput and (nearly) the area, so the budget binds here; once a P
+     measures more than 25 mm2 the larger ones are pruned. Keeps the highest throughput within 25 mm2.
+  5. the storage again at the chosen P: which lines reach the macro depth depends on n/P.
+Before synthesis every point is asked of the generator's registry (a refused name is recorded with
+the generator's reason), generated, and its macros' area read from its manifest: a point whose
+macros alone exceed 25 mm2 is skipped, and a _rff point whose _rsram twin has no macro (the same
+circuit) is pruned. Each synthesis + STA is `flow/harden.py <point>` through flow/dse.py's Runner:
+-j N local processes, a Dask cluster (--scheduler) or a local one (--local-cluster). Resumable: a
+point whose metrics match its RTL and the flow (rtl_sha256, flow_sha256) is not rerun. A failing point
+is recorded as failed; earlier results stay. The record is build/dse/polymul.json; the reports
+(flow/reports/polymul_best.py) are reports/polymul_dse.md, polymul_best.csv, polymul_dse_<n>_<logq>.png.
+"""
+import argparse
+import datetime
+import json
+import os
+import sys
+import time
+
+import dse
+import layout
+import registry
+from pdk import FlowError
+from reports import polymul_best as pb
+
+LANES = (1, 2, 4, 8, 16)
+MULS = ("fast", "paper")
+STORES = ("sram", "ff")
+DEFAULT_SETS = ((1024, 19), (2048, 33), (4096, 62))
+DEFAULT_LANES = 4  # the generator's default P (StreamConfig.defaultLanes)
+STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("store", "delay-line storage"),
+         ("lanes", "lanes P"), ("store2", "delay-line storage at the chosen P"))
+
+
+def name(n: int, logq: int, lanes: int, w: int, mul: str = "fast", store: str = "sram") -> str:
+    """The generator's canonical spelling (StreamDesigns.name): the defaults _mfast and _rsram left out."""
+    return f"polymul_{n}_{logq}_s{lanes}_w{w}" + ("" if mul == "fast" else f"_m{mul}") + ("" if store == "sram" else f"_r{store}")
+
+
+def width_candidates(logq: int, w_default: int, limbs_default: int) -> list:
+    """The default width, those of one limb fewer and one more, and one bit narrower than the default."""
+    ws = [w_default]
+    for limbs in (limbs_default - 1, limbs_default + 1):
+        if limbs >= 1:
+            ws.append(max(16, -(-logq // limbs) + 1))
+    ws.append(w_default - 1)
+    return [w for w in dict.fromkeys(ws) if 16 <= w <= 64]
+
+
+def short(msg: str) -> str:
+    """A refusal without the grammar the generator appends."""
+    return msg.strip().splitlines()[0].split("; polymul_<n>")[0].strip() if msg.strip() else msg
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# ---------------------------------------------------------------- the record
+
+def record_path():
+    return layout.dse_dir() / "polymul.json"
+
+
+def load_record() -> dict:
+    p = record_path()
+    try:
+        return json.loads(p.read_text())
+    except (OSError, ValueError):
+        return {"points": {}, "log": {}, "runs": []}
+
+
+def save_record(rec: dict):
+    p = record_path()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f"{p.name}.tmp{os.getpid()}")
+    tmp.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, p)
+
+
+# ---------------------------------------------------------------- one set
+
+class SetSweep:
+    """The coordinate descent at one set. mode: "plan" (print the points, run nothing), "generate"
+    (RTL and manifests only) or "run". `budget` is a one-element list shared across sets: the
+    points --max-points still allows (None: no cap)."""
+
+    def __init__(self, n, logq, mode, runner=None, rerun=False, budget=None, jobs=1, rec=None, out=print):
+        self.n, self.logq, self.mode, self.runner, self.rerun = n, logq, mode, runner, rerun
+        self.budget, self.jobs, self.out = budget or [None], max(1, jobs), out
+        self.rec = rec if rec is not None else {"points": {}, "log": {}, "runs": []}
+        self.set = f"{n}_{logq}"
+        self.log = []
+        self.handled = set()  # the points this sweep has run, generated or listed (a later step meets them again)
+
+    # -- what is known of a point
+    def note(self, d, lanes, step, status, why=""):
+        self.rec["points"][d] = {"set": self.set, "lanes": lanes, "step": step, "status": status, "why": why, "date": now()}
+
+    def row(self, d):
+        mf = pb.stream_manifest(d)
+        return pb.point(d, mf) if mf else None
+
+    def measured(self, d):
+        r = self.row(d)
+        return r if r and r["status"] == "measured" else None
+
+    # -- a step: registry, generation, the storage estimate, then synthesis
+    def screen(self, step, cands, twin_of=None):
+        """The candidates that may run, after the registry, generation and the estimates;
+        cands: [(design, lanes)]. Prints the plan lines."""
+        names = [d for d, _ in cands]
+        answers = registry.describe_many(names)
+        ok = []
+        for d, lanes in cands:
+            e = answers[d]
+            if "error" in e:
+                self.note(d, lanes, step, "refused", short(e["error"]))
+                self.out(f"  {d}: refused by the registry: {short(e['error'])}")
+                continue
+            ok.append((d, lanes))
+        # Generated unless --max-points is used up (then nothing more runs; its manifest can wait).
+        if self.mode == "generate" or (self.mode == "run" and (self.budget[0] is None or self.budget[0] > 0)):
+            bad = dse.generate([d for d, _ in ok])
+            for d, lanes in [c for c in ok if c[0] in bad]:
+                self.note(d, lanes, step, "failed", "cannot be generated (see the dse: line of the run's output)")
+            ok = [c for c in ok if c[0] not in bad]
+        kept = []
+        for d, lanes in ok:
+            mf = pb.stream_manifest(d)
+            if mf is None:  # --plan: not generated yet, its macro area is known after generation
+                kept.append((d, lanes))
+                continue
+            mac = pb.macro_estimate_um2(mf)
+            if mac > pb.AREA_BUDGET_UM2:
+                why = f"macros alone {mac / 1e6:.2f} mm2 > {pb.AREA_BUDGET_UM2 / 1e6:g} mm2 (manifest)"
+                self.note(d, lanes, step, "skipped", why)
+                self.out(f"  {d}: skipped: {why}")
+                continue
+            twin = twin_of(d) if twin_of else None
+            if twin:
+                self.note(d, lanes, step, "pruned", twin)
+                self.out(f"  {d}: pruned: {twin}")
+                continue
+            kept.append((d, lanes))
+        return kept
+
+    def run(self, step, cands):
+        """Synthesis of the kept candidates not up to date (within --max-points); returns nothing: the
+        results are read back from build/."""
+        todo = []
+        for d, lanes in cands:
+            if d in self.handled:
+                self.out(f"  {d}: see above")
+                continue
+            self.handled.add(d)
+            fresh = layout.rtl(d).exists() and dse.up_to_date(d) and not self.rerun
+            if fresh:
+                self.note(d, lanes, step, "ok", "up to date")
+                self.out(f"  {d}: up to date ({dse.result(d).get('date')})")
+                continue
+            if self.budget[0] is not None and self.budget[0] <= 0:
+                self.note(d, lanes, step, "capped", "not run: --max-points reached")
+                self.out(f"  {d}: not run: --max-points reached")
+                continue
+            if self.budget[0] is not None and self.mode != "generate":
+                self.budget[0] -= 1
+            todo.append((d, lanes))
+            mf = pb.stream_manifest(d)
+            est = f" (macros {pb.macro_estimate_um2(mf) / 1e6:.2f} mm2 by its manifest)" if mf else ""
+            self.out(f"  {d}: {'to run' if self.mode != 'generate' else 'generated (--generate-only: not synthesized)'}{est}")
+        if self.mode == "generate":
+            for d, lanes in todo:
+                self.note(d, lanes, step, "generated", "--generate-only")
+            return
+        if self.mode != "run" or not todo:
+            return
+        res = self.runner.run([d for d, _ in todo], self.rerun)
+        for d, lanes in todo:
+            r = res.get(d)
+            if r and r["ok"]:
+                self.note(d, lanes, step, "ok", f"{r['wall_s']} s")
+            else:
+                tail = (r or {}).get("tail", "").strip().splitlines()
+                self.note(d, lanes, step, "failed", tail[-1] if tail else "no output")
+
+    # -- the descent
+    def sweep(self) -> dict:
+        n, logq = self.n, self.logq
+        p0 = min(DEFAULT_LANES, n // 2)
+        probe = f"polymul_{n}_{logq}_s{p0}"
+        e = registry.describe_many([probe])[probe]
+        if "error" in e:
+            self.out(f"({n}, {logq}): refused by the registry: {short(e['error'])}")
+            self.log.append(f"{self.set}: refused: {short(e['error'])}")
+            return {}
+        w0, l0 = e["params"]["limb_bits"], e["params"]["limbs"]
+        cur = {"lanes": p0, "w": w0, "mul": "fast", "store": "sram"}
+        self.out(f"({n}, {logq}): start at P = {p0}, default w = {w0} (L = {l0}), _mfast, _rsram")
+
+        def nm(c):
+            return name(n, logq, c["lanes"], c["w"], c["mul"], c["store"])
+
+        for step, title in STEPS:
+            if step == "width":
+                configs = [{**cur, "w": w} for w in width_candidates(logq, w0, l0)]
+            elif step == "mul":
+                configs = [{**cur, "mul": m} for m in MULS]
+            elif step in ("store", "store2"):
+                configs = [{**cur, "store": s} for s in STORES]
+            else:
+                configs = [{**cur, "lanes": p} for p in LANES if p <= n // 2]
+            self.out(f" step {step}: {title}: {len(configs)} points")
+            by_name = {nm(c): c for c in configs}
+            twin = None
+            if step in ("store", "store2"):
+                sram, ff = nm({**cur, "store": "sram"}), nm({**cur, "store": "ff"})
+                keep = nm(cur)
+
+                def twin(d, sram=sram, ff=ff, keep=keep):
+                    mf = pb.stream_manifest(sram)
+                    if d != keep and mf is not None and not (mf.get("storage") or {}).get("macro_count"):
+                        return f"same circuit as `{keep}`: no delay line reaches the macro depth at P = {cur['lanes']}"
+                    return None
+            if step == "lanes":
+                self.lanes_step(configs, nm)
+            else:
+                kept = self.screen(step, [(nm(c), c["lanes"]) for c in configs], twin)
+                self.run(step, kept)
+            rows = [r for r in (self.measured(d) for d in by_name) if r]
+            if step == "lanes" or step == "store2":
+                b = pb.best_of(rows)
+            else:
+                fit = [r for r in rows if r["within"]] or rows
+                b = min(fit, key=lambda r: r["area_time"]) if fit else None
+            if b:
+                cur = dict(by_name[b["design"]])
+            self.log.append(f"{self.set}: {step}: {len(configs)} points, {len(rows)} measured, "
+                            f"best {b['design'] if b else 'none measured: kept ' + nm(cur)}")
+            self.out(f"  -> {self.log[-1].split(': ', 2)[2]}")
+        return cur
+
+    def lanes_step(self, configs, nm):
+        """P smallest first, in waves of the job count; the larger P are pruned once one exceeds the budget."""
+        cands = [(nm(c), c["lanes"]) for c in configs]
+        kept = self.screen("lanes", cands)
+        over = None
+        for i in range(0, len(kept), self.jobs):
+            wave = kept[i:i + self.jobs]
+            if over:
+                for d, lanes in wave:
+                    why = f"P = {over[1]} measured {over[2]:.2f} mm2 > {pb.AREA_BUDGET_UM2 / 1e6:g} mm2: area grows with P"
+                    self.note(d, lanes, "lanes", "pruned", why)
+                    self.out(f"  {d}: pruned: {why}")
+                continue
+            self.run("lanes", wave)
+            for d, lanes in wave:
+                r = self.measured(d)
+                if r and not r["within"] and (over is None or lanes < over[1]):
+                    over = (d, lanes, r["area_mm2"])
+
+
+# ---------------------------------------------------------------- the command
+
+def parse_sets(a) -> list:
+    sets = []
+    if a.n or a.logq:
+        ns, ls = [x for x in (a.n or "").split(",") if x], [x for x in (a.logq or "").split(",") if x]
+        if len(ns) != len(ls):
+            raise SystemExit(f"dse-polymul: error: --n {a.n!r} and --logq {a.logq!r} must list as many values (they pair up)")
+        pairs = list(zip(ns, ls))
+    else:
+        pairs = [tuple(s.split("_", 1)) if "_" in s else (s, "") for s in a.sets.split(",") if s]
+    for n, l in pairs:
+        try:
+            sets.append((int(n), int(l)))
+        except ValueError:
+            raise SystemExit(f"dse-polymul: error: set {n}_{l}: give sets as <n>_<logq>, e.g. --sets 1024_19,4096_62")
+    return sets
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default=",".join(f"{n}_{l}" for n, l in DEFAULT_SETS), help="sets as <n>_<logq>,...")
+    ap.add_argument("--n", help="(make dse FAMILY=polymul N=... LOGQ=...) n values, paired with --logq")
+    ap.add_argument("--logq", help="log q values, paired with --n")
+    ap.add_argument("--plan", action="store_true", help="print each step's points and what would happen to them; run nothing")
+    ap.add_argument("--max-points", type=int, default=None, metavar="N", help="synthesize at most N points in this run")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (workers share this repository's path)")
+    ap.add_argument("--local-cluster", type=int, default=0, metavar="N", help="run on a local Dask cluster of N workers")
+    ap.add_argument("--rerun", action="store_true", help="rerun points that are up to date")
+    ap.add_argument("--generate-only", action="store_true", help="RTL and manifests of the points (their storage), no synthesis")
+    ap.add_argument("--report-only", action="store_true", help="only rewrite the reports from the results there are")
+    ap.add_argument("--offchip-gbps", type=float, default=pb.OFFCHIP_GBYTES_S, metavar="GB/s",
+                    help=f"the off-chip memory's bandwidth for the larger sets (default {pb.OFFCHIP_GBYTES_S:g}: {pb.OFFCHIP_NAME})")
+    a = ap.parse_args(argv)
+    sets = parse_sets(a)
+    offchip = pb.OFFCHIP_NAME if a.offchip_gbps == pb.OFFCHIP_GBYTES_S else "given with --offchip-gbps"
+    if a.report_only:
+        pb.write_reports(pb.collect(), a.offchip_gbps, offchip)
+        return 0
+    mode = "plan" if a.plan else "generate" if a.generate_only else "run"
+    rec = load_record()
+    budget = [a.max_points]
+    t0 = time.monotonic()
+    runner = None
+    try:
+        jobs = a.jobs
+        if mode == "run":
+            runner = dse.Runner(a.jobs, a.scheduler, a.local_cluster)
+            if runner.client:
+                jobs = max(1, len(runner.client.scheduler_info()["workers"]))
+        for n, logq in sets:
+            s = SetSweep(n, logq, mode, runner, a.rerun, budget, jobs, rec)
+            s.sweep()
+            if mode != "plan":
+                rec["log"][s.set] = s.log
+                save_record(rec)
+    except (FlowError, registry.RegistryError, RuntimeError) as e:
+        sys.exit(f"dse-polymul: error: {e}")
+    finally:
+        if runner:
+            runner.close()
+    if mode == "plan":
+        print("dse-polymul: --plan: nothing was generated or run; the steps after the first continue from the points "
+              "measured so far (from the defaults where none is)")
+        return 0
+    rec["runs"] = (rec.get("runs") or [])[-19:] + [{"date": now(), "sets": [f"{n}_{l}" for n, l in sets], "mode": mode,
+                                                    "wall_min": round((time.monotonic() - t0) / 60, 1)}]
+    save_record(rec)
+    pb.write_reports(pb.collect(), a.offchip_gbps, offchip)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

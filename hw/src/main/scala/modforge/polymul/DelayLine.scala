@@ -1,0 +1,56 @@
+package modforge.polymul
+
+import modforge.mem.{SramBank, SramGrid}
+import spinal.core._
+import spinal.lib.Delay
+
+/** How the engine stores its delay lines: flip-flops only (`_rff`), or SKY130 macros for lines of
+  * [[DelayLine.macroDepth]] words and more (`_rsram`, the default). */
+sealed abstract class LineStore(val name: String)
+object LineStore {
+  case object Auto extends LineStore("sram")
+  case object Flops extends LineStore("ff")
+  val all: Seq[LineStore] = Seq(Auto, Flops)
+  def parse(s: String): Option[LineStore] = all.find(_.name == s)
+}
+
+/** `x` delayed by `d` steps of the enclosing clock domain's enable (the engine's tick): what a
+  * shift register of d words under that enable gives, in flip-flops or in a ring of d words in
+  * SKY130 macros (one 1rw1r macro column is exactly one such FIFO).
+  *
+  * The ring: at a tick, word (tick mod d) is written and word (tick + 1) mod d is read, the one
+  * written d - 1 ticks before, so a read never meets the write of its cycle (d >= 2). The macro
+  * presents read data for one cycle only (its model drives X after the next edge, `<macro>.v`),
+  * so the bank runs on the free clock and a register keeps the word until the next tick.
+  */
+object DelayLine {
+  /** Macros from this depth on: a 256-word macro column (190,713 um2 for 32 x 256 bits, 23 um2 a
+    * bit) undercuts a flip-flop with its enable multiplexer (about 31 um2 in sky130_fd_sc_hd) once
+    * its words are used, and shorter lines would leave most of the words empty. */
+  val macroDepth = 256
+
+  def useMacros(store: LineStore, d: Int): Boolean = store == LineStore.Auto && d >= macroDepth
+
+  def grid(width: Int, d: Int): SramGrid = SramGrid(width, d)
+
+  def apply(x: UInt, d: Int, store: LineStore): UInt =
+    if (!useMacros(store, d)) Delay(x, d)
+    else {
+      val tick = ClockDomain.current.readClockEnableWire
+      val wptr = Reg(UInt(log2Up(d) bits)) init (0)
+      wptr := wptr + 1 // d is a power of two: the ring wraps by itself
+      val free = ClockDomain.current.copy(clockEnable = null)
+      val ring = new ClockingArea(free) {
+        val bank = new SramBank(x.getWidth, d)
+        bank.io.wrEn := tick
+        bank.io.wrAddr := wptr
+        bank.io.wrData := x
+        bank.io.rdEn := tick
+        bank.io.rdAddr := wptr + 1
+        val landed = RegNext(tick) init (False)
+        val kept = RegNextWhen(bank.io.rdData, landed)
+        val out = Mux(landed, bank.io.rdData, kept)
+      }
+      ring.out
+    }
+}

@@ -1,0 +1,317 @@
+"""The streaming engine's best-design report and its exploration's plan (flow/reports/polymul_best.py,
+flow/dse_polymul.py; docs/polymul_dse.md) on a temporary build/ and reports/ with made-up manifests,
+harden results, software baselines and today's tile table: no synthesis, no generator (the registry's
+answers are monkeypatched), a few seconds.
+
+What they pin: reports/polymul_best.csv's columns and its figures (clock from the critical path,
+throughput from clock and cycles, latency from latency_cycles + cycles, area = cells + macros), the
+25 mm2 filter, a missing baseline shown as absent, the goal check's pass/miss arithmetic, a result of
+other RTL left out, and the plan's handling of refused names and of macros over the budget.
+"""
+import csv
+import hashlib
+import json
+
+import pytest
+
+import dse_polymul
+import layout
+import registry
+from harden import flow_sha256
+from reports import common
+from reports import polymul_best as pb
+
+TILE_CSV = """n,logq,design,asic
+1024,19,polymul_1024_19,
+
+design,n,logq,p,stdcell_um2,macro_um2,macros,critical_path_ns,cycles,cycles_with_streams,us_per_product,stale
+polymul_1024_19,1024,19,2,200000.0,3800000.0,16,9.4,8224,11301,100.0,False
+polymul_1024_19_p8,1024,19,8,1000000.0,15000000.0,64,15.7,2080,5157,80.0,False
+polymul_1024_19_p16,1024,19,16,2000000.0,30000000.0,128,15.7,1040,4117,70.0,False
+polymul_2048_33,2048,33,2,400000.0,13600000.0,48,10.9,17952,24101,250.0,False
+"""
+
+
+def manifest(d, n, logq, lanes, w, limbs, mul="fast", store="sram", macro_um2=0.0, latency=675):
+    sram = {"macro_models": ["sky130_sram_1kbyte_1rw1r_32x256_8"], "macro_count": 4, "macro_area_um2": macro_um2} if macro_um2 else None
+    return {"design": d, "kind": "polymul_stream", "family": "polymul", "n": n, "logq": logq, "lanes": lanes,
+            "limb_bits": w, "limbs": limbs, "cycles_per_product": n // lanes, "latency_cycles": latency,
+            "registry": {"design": d, "params": {"n": n, "logq": logq, "lanes": lanes, "limb_bits": w, "limbs": limbs,
+                                                 "mul": mul, "store": store}},
+            "storage": {"store": store, "delay_line_bits": 3 * n * w * limbs, "flip_flop_line_bits": 1000,
+                        "macro_count": 4 if macro_um2 else 0, "macro_area_um2": macro_um2},
+            "sram": sram,
+            "ports": [{"name": "in_a", "dir": "in", "width": limbs * lanes * w}, {"name": "in_b", "dir": "in", "width": limbs * lanes * w},
+                      {"name": "out_c", "dir": "out", "width": limbs * lanes * w}]}
+
+
+def add_design(build, mf, std_um2=None, cp_ns=None, rtl_text=None, wrong_rtl=False):
+    d = mf["design"]
+    layout.rtl_dir(d).mkdir(parents=True)
+    layout.manifest(d).write_text(json.dumps(mf))
+    layout.rtl(d).write_text(rtl_text or f"module {d}(); endmodule\n")
+    if std_um2 is not None:
+        add_metrics(d, mf, std_um2, cp_ns, rtl="0" * 64 if wrong_rtl else None)
+
+
+def add_metrics(d, mf, std_um2, cp_ns, rtl=None):
+    """build/<d>/harden/metrics.json as flow/harden.py writes it (the fields the reports read)."""
+    layout.harden_dir(d).mkdir(parents=True, exist_ok=True)
+    sha = rtl or hashlib.sha256(layout.rtl(d).read_bytes()).hexdigest()
+    m = {"design": d, "rtl_sha256": sha, "flow_sha256": flow_sha256(),
+         "design__instance__area": std_um2, "critical_path_ns": cp_ns, "latency": mf["latency_cycles"],
+         "critical_path_endpoints": {"start": "a_reg", "end": "b_reg"}, "tools": {"LibreLane": "3.0.17"},
+         "flow": "LibreLane test", "date": "2026-11-25 12:00 UTC"}
+    if mf["sram"]:
+        m.update(macro_area_um2=mf["sram"]["macro_area_um2"], macro_count=4, macro_models=mf["sram"]["macro_models"])
+    layout.metrics(d).write_text(json.dumps(m))
+
+
+def sw_results(tfhe_2048=True):
+    def lib(full, pre=None, status="ok"):
+        return {"status": status, "full_min_us": full, "full_median_us": full * 1.1 if full else None,
+                "pre_min_us": pre, "pre_median_us": pre, "L": 1}
+    sets = []
+    for (n, logq), t in (((1024, 19), 9.0), ((2048, 33), 19.0), ((4096, 62), 40.0)):
+        # at (2048, 33) an entry that is not "ok" (a stale program's): its figure must not be used
+        tf = lib(t, t * 0.7) if (n != 2048 or tfhe_2048) else lib(t, t * 0.7, status="stale")
+        sets.append({"n": n, "logq": logq, "libraries": {"tfhe_ntt": tf, "flint3": lib(50.0 * n / 1024), "ntl": lib(200.0 * n / 1024),
+                                                         "flint2": lib(48.0 * n / 1024)}})
+    return {"environment": {"cpu_model": "test CPU", "date": "2026-11-25"}, "sets": sets}
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    build, reports = tmp_path / "build", tmp_path / "reports"
+    build.mkdir()
+    reports.mkdir()
+    monkeypatch.setattr(layout, "BUILD", build)
+    monkeypatch.setattr(common, "REPORTS", reports)
+    monkeypatch.setattr(common, "LOOKED_UP", {})
+    monkeypatch.setattr(common, "PARTIAL", False)
+    (reports / "polymul_table.csv").write_text(TILE_CSV)
+    (build / "sw_baseline").mkdir()
+    (build / "sw_baseline" / "results.json").write_text(json.dumps(sw_results(tfhe_2048=False)))
+    # (1024, 19): P = 4 within, P = 8 within and faster (the best), P = 16 faster still but 30 mm2
+    add_design(build, manifest("polymul_1024_19_s4_w20", 1024, 19, 4, 20, 1), std_um2=3e6, cp_ns=2.0)
+    add_design(build, manifest("polymul_1024_19_s8_w20", 1024, 19, 8, 20, 1, macro_um2=5e6), std_um2=10e6, cp_ns=2.5)
+    add_design(build, manifest("polymul_1024_19_s16_w20", 1024, 19, 16, 20, 1, macro_um2=10e6), std_um2=20e6, cp_ns=2.5)
+    # the default name of the P = 4 point, never hardened: the same circuit, shown once
+    add_design(build, manifest("polymul_1024_19_s4", 1024, 19, 4, 20, 1))
+    # (2048, 33): one point, no tfhe-ntt figure in the baselines
+    add_design(build, manifest("polymul_2048_33_s4_w18", 2048, 33, 4, 18, 2, latency=1500), std_um2=8e6, cp_ns=4.0)
+    # (4096, 62): a result of other RTL only (not used), and a point whose macros alone exceed 25 mm2
+    add_design(build, manifest("polymul_4096_62_s4_w22", 4096, 62, 4, 22, 3), std_um2=9e6, cp_ns=3.0, wrong_rtl=True)
+    add_design(build, manifest("polymul_4096_62_s1_w22", 4096, 62, 1, 22, 3, macro_um2=26e6))
+    # a larger set: generated only
+    add_design(build, manifest("polymul_16384_243_s4_w28", 16384, 243, 4, 28, 9, macro_um2=40e6))
+    return build, reports
+
+
+def read_csv(reports):
+    with open(reports / "polymul_best.csv") as f:
+        r = csv.DictReader(f)
+        return r.fieldnames, {(int(x["n"]), int(x["logq"])): x for x in r}
+
+
+def test_best_csv_columns_and_values(tree):
+    build, reports = tree
+    pb.write_reports()
+    fields, rows = read_csv(reports)
+    assert fields == ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
+                      "latency_us", "tfhe_ntt_us", "flint3_us", "ntl_us", "fpga_paper_us", "ratio_vs_tfhe_ntt"]
+    r = rows[(1024, 19)]
+    # P = 16 is faster but 30 mm2: the best within 25 mm2 is P = 8 (10 mm2 of cells + 5 of macros)
+    assert r["design"] == "polymul_1024_19_s8_w20"
+    assert float(r["area_mm2"]) == pytest.approx(15.0) and float(r["macro_mm2"]) == pytest.approx(5.0)
+    assert float(r["clock_mhz"]) == pytest.approx(400.0)
+    assert int(r["cycles_per_product"]) == 128
+    assert int(r["throughput_per_s"]) == 3_125_000                      # 400 MHz / 128 cycles
+    assert float(r["latency_us"]) == pytest.approx((675 + 128) * 2.5 / 1000, abs=1e-4)
+    assert float(r["tfhe_ntt_us"]) == 9.0 and float(r["flint3_us"]) == 50.0 and float(r["ntl_us"]) == 200.0
+    assert float(r["fpga_paper_us"]) == pytest.approx(7390 / 299, abs=1e-3)  # Table IV: latency / fmax
+    assert float(r["ratio_vs_tfhe_ntt"]) == pytest.approx(9.0 / 0.32, abs=1e-3)
+    assert set(rows) >= {(1024, 19), (2048, 33), (4096, 62), (16384, 243)}
+
+
+def test_budget_filter_and_absent(tree):
+    build, reports = tree
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    # (2048, 33): the tfhe-ntt entry is not "ok": empty fields, no ratio; the others are there
+    r = rows[(2048, 33)]
+    assert r["design"] == "polymul_2048_33_s4_w18" and r["tfhe_ntt_us"] == "" and r["ratio_vs_tfhe_ntt"] == ""
+    assert float(r["flint3_us"]) == 100.0
+    # (4096, 62): only a result of other RTL: no design, no figures of ours; baselines still there
+    r = rows[(4096, 62)]
+    assert r["design"] == "" and r["area_mm2"] == "" and r["throughput_per_s"] == "" and float(r["tfhe_ntt_us"]) == 40.0
+    md = (reports / "polymul_dse.md").read_text()
+    assert "| `polymul_1024_19_s16_w20` | 16 |" in md and "| 30.000 | 10.000 |" in md
+    row16 = next(l for l in md.splitlines() if l.startswith("| `polymul_1024_19_s16_w20`"))
+    assert "| no | yes | measured |" in row16          # outside 25 mm2, yet on the Pareto front (the fastest)
+    assert "(= polymul_1024_19_s4)" in md              # two names, one circuit: shown once
+    assert "| stale |" in md and "no: macros alone" in md
+    assert "storage alone > 25 mm2" in md and "| **yes** |" in md  # the larger set's macros exceed the budget
+    assert (reports / "polymul_dse_1024_19.png").exists() and not (reports / "polymul_dse_4096_62.png").exists()
+
+
+def test_no_baselines_at_all(tree):
+    build, reports = tree
+    (build / "sw_baseline" / "results.json").unlink()
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    r = rows[(1024, 19)]
+    assert r["tfhe_ntt_us"] == r["flint3_us"] == r["ntl_us"] == r["ratio_vs_tfhe_ntt"] == ""
+    assert r["design"] == "polymul_1024_19_s8_w20"
+    assert "No software baseline" in (reports / "polymul_dse.md").read_text()
+
+
+def test_goal_check_arithmetic(tree):
+    data = pb.collect()
+    s = data["sets"][(1024, 19)]
+    g = {x["target"]: x for x in pb.goal_check(s)}
+    # ours: 0.32 us per product, 15 mm2 -> 4.8 mm2 us
+    tf = pb.goal_check(s)[0]
+    assert tf["target"] == 3.0 and tf["value"] == pytest.approx(9.0 / 0.32) and tf["ok"] is True and tf["short_by"] is None
+    fpga = pb.goal_check(s)[1]
+    assert fpga["value"] == pytest.approx(7390 / 299 / 0.32) and fpga["ok"] is True
+    at = pb.goal_check(s)[2]
+    # today's tile: the largest P within 25 mm2 is P = 8 (16 mm2 x 80 us); P = 16 (32 mm2) is outside
+    assert s["tile"]["design"] == "polymul_1024_19_p8"
+    assert at["value"] == pytest.approx(16.0 * 80.0 / (15.0 * 0.32)) and at["ok"] is True
+    assert g[10.0]["ok"] is True
+    # a miss: slow the best down 40x; the ratio and the shortfall follow
+    b = dict(s["best"], us_per_product=12.8, area_time=15.0 * 12.8)
+    miss = pb.goal_check(dict(s, best=b))
+    assert miss[0]["ok"] is False and miss[0]["value"] == pytest.approx(9.0 / 12.8)
+    assert miss[0]["short_by"] == pytest.approx(3.0 / (9.0 / 12.8))
+    assert miss[2]["ok"] is False and miss[2]["short_by"] == pytest.approx(10.0 / (1280.0 / (15.0 * 12.8)))
+    # (2048, 33) has no tfhe-ntt figure: that goal is absent, not passed or missed
+    g2 = pb.goal_check(data["sets"][(2048, 33)])
+    assert g2[0]["value"] is None and g2[0]["ok"] is None
+    md_lines = (pb.write_reports(data), (common.REPORTS / "polymul_dse.md").read_text())[1]
+    assert "-> **pass**" in md_lines and "-> absent" in md_lines
+
+
+def test_polymul_table_opens_with_the_best_table(tree):
+    lines = pb.best_section()
+    assert lines[0].startswith("## The best streaming engine per set")
+    head = next(i for i, l in enumerate(lines) if l.startswith("| n | log q | design |"))
+    assert lines[head + 2].startswith("| 1024 | 19 | `polymul_1024_19_s8_w20` | 15.000 | 5.000 | 400.0 | 128 | 3,125,000 |")
+
+
+def test_plan_refusals_and_macro_skip(tree, monkeypatch):
+    build, _ = tree
+    asked = []
+
+    def describe_many(names):
+        asked.extend(names)
+        out = {}
+        for n in names:
+            if n == "polymul_4096_62_s4":
+                out[n] = {"design": n, "params": {"limb_bits": 22, "limbs": 3}}
+            elif "_w21" in n:
+                out[n] = {"error": f"'{n}': limb width w = 21: only 2 primes q = 1 mod 8192 have exactly 21 bits; "
+                                   "polymul_<n>_<logq>_s<P>[_w<w>] (streaming RNS engine ...)"}
+            else:
+                out[n] = {"design": n, "params": {}}
+        return out
+    monkeypatch.setattr(registry, "describe_many", describe_many)
+    # the fixture's polymul_4096_62_s1_w22 (generated) has macros of 26 mm2
+    out, rec = [], {"points": {}, "log": {}, "runs": []}
+    s = dse_polymul.SetSweep(4096, 62, "plan", rec=rec, out=out.append, budget=[3])
+    s.sweep()
+    text = "\n".join(out)
+    # the widths: default 22, one limb fewer (32), one more (17), one bit narrower (21: refused)
+    assert dse_polymul.width_candidates(62, 22, 3) == [22, 32, 17, 21]
+    assert "polymul_4096_62_s4_w21: refused by the registry: 'polymul_4096_62_s4_w21': limb width w = 21" in text
+    assert "(streaming RNS engine" not in text                            # the grammar is cut off
+    assert rec["points"]["polymul_4096_62_s4_w21"]["status"] == "refused"
+    assert "polymul_4096_62_s4_w21: to run" not in text
+    assert "polymul_4096_62_s1_w22: skipped: macros alone 26.00 mm2 > 25 mm2 (manifest)" in text
+    assert rec["points"]["polymul_4096_62_s1_w22"]["status"] == "skipped"
+    # --max-points 3: three points to run, the rest capped; nothing ran, nothing was generated
+    assert text.count(": to run") == 3 and "not run: --max-points reached" in text
+    assert not layout.rtl_dir("polymul_4096_62_s4_w32").exists()
+    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 5
+
+
+def test_names_and_sets():
+    assert dse_polymul.name(1024, 19, 8, 20) == "polymul_1024_19_s8_w20"
+    assert dse_polymul.name(2048, 33, 4, 18, "paper", "ff") == "polymul_2048_33_s4_w18_mpaper_rff"
+    assert dse_polymul.width_candidates(19, 20, 1) == [20, 16, 19]
+    assert dse_polymul.width_candidates(33, 18, 2) == [18, 34, 16, 17]
+    a = dse_polymul.argparse.Namespace(sets="1024_19,4096_62", n=None, logq=None)
+    assert dse_polymul.parse_sets(a) == [(1024, 19), (4096, 62)]
+    a = dse_polymul.argparse.Namespace(sets="", n="1024,2048", logq="19,33")
+    assert dse_polymul.parse_sets(a) == [(1024, 19), (2048, 33)]
+    with pytest.raises(SystemExit):
+        dse_polymul.parse_sets(dse_polymul.argparse.Namespace(sets="", n="1024", logq="19,33"))
+
+
+def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
+    """The run mode on a made-up flow: generation writes manifests, the runner writes metrics with
+    area P * L * w^2 * 1e4 um2 (P = 8 at w = 20 is 32 mm2) and fails one point."""
+    import re
+
+    import dse
+    build, _ = tree
+    for d in [p.name for p in build.iterdir() if p.name.startswith("polymul_1024_19")]:
+        import shutil
+        shutil.rmtree(build / d)
+    monkeypatch.setattr(registry, "describe_many",
+                        lambda names: {n: {"design": n, "params": {"limb_bits": 20, "limbs": 1}} for n in names})
+
+    def parse(d):
+        m = re.fullmatch(r"polymul_(\d+)_(\d+)_s(\d+)_w(\d+)(_mpaper)?(_rff)?", d)
+        n, logq, P, w = map(int, m.groups()[:4])
+        return n, logq, P, w, -(-logq // (w - 1)), "paper" if m.group(5) else "fast", "ff" if m.group(6) else "sram"
+
+    def generate(designs):
+        for d in designs:
+            n, logq, P, w, L, mul, store = parse(d)
+            if not layout.manifest(d).exists():
+                add_design(build, manifest(d, n, logq, P, w, L, mul, store, macro_um2=3e6 if P == 1 and store == "sram" else 0.0))
+        return []
+    monkeypatch.setattr(dse, "generate", generate)
+    failing = "polymul_1024_19_s2_w20"
+
+    class Runner:
+        ran = []
+
+        def run(self, designs, rerun):
+            out = {}
+            for d in designs:
+                self.ran.append(d)
+                if d == failing:
+                    out[d] = {"design": d, "ok": False, "wall_s": 1.0, "tail": "flow output\nerror: synthesis ran out of memory\n"}
+                    continue
+                n, logq, P, w, L, mul, store = parse(d)
+                mf = json.loads(layout.manifest(d).read_text())
+                add_metrics(d, mf, P * L * w * w * 1e4, 3.0 if mul == "paper" else 2.0)
+                out[d] = {"design": d, "ok": True, "wall_s": 1.0, "tail": ""}
+            return out
+    # an earlier result of the failing point (older RTL): it stays where it is
+    generate([failing])
+    add_metrics(failing, json.loads(layout.manifest(failing).read_text()), 1e6, 2.0, rtl="0" * 64)
+    before = layout.metrics(failing).read_text()
+    out, rec = [], {"points": {}, "log": {}, "runs": []}
+    s = dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1)
+    cur = s.sweep()
+    text = "\n".join(out)
+    # width: w = 19 (2 limbs, 28.9 mm2) is over budget, w = 16 (2 limbs) costs more area-time: w = 20 stays
+    assert "best polymul_1024_19_s4_w20" in s.log[0]
+    assert "best polymul_1024_19_s4_w20" in s.log[1]                       # _mpaper is slower
+    assert rec["points"]["polymul_1024_19_s4_w20_rff"]["status"] == "pruned"   # no macro at P = 4: the same circuit
+    # lanes, one wave at a time: P = 8 measures 32 mm2, so P = 16 is pruned unrun
+    assert rec["points"]["polymul_1024_19_s16_w20"]["status"] == "pruned" and "polymul_1024_19_s16_w20" not in Runner.ran
+    assert "P = 8 measured 32.00 mm2 > 25 mm2" in rec["points"]["polymul_1024_19_s16_w20"]["why"]
+    assert cur == {"lanes": 4, "w": 20, "mul": "fast", "store": "sram"}
+    # the failure: recorded with the flow's last line, run once, its earlier result untouched
+    assert rec["points"][failing]["status"] == "failed" and "ran out of memory" in rec["points"][failing]["why"]
+    assert Runner.ran.count(failing) == 1 and layout.metrics(failing).read_text() == before
+    # resumable: a second sweep runs nothing (every measured point is up to date; the failure is retried)
+    Runner.ran.clear()
+    dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1).sweep()
+    assert Runner.ran == [failing]
+    assert "(1024, 19): start" in text
