@@ -123,12 +123,12 @@ test: setup
 	     $(TEST_ENV) $(PYTEST) -q verif/tests $(addprefix --ignore=,$(SIM_TESTS))'
 
 test-long: setup
-	MODFORGE_SIM_OPS=10000 $(MILL) hw.test
+	MODFORGE_SIM_OPS=10000 MODFORGE_SIM_WIDTHS=32,256 MODFORGE_POLYMUL_LONG=1 $(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
 	.venv/bin/python verif/registry.py --prefetch
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
-	MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
+	MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_POLYMUL_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
 	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST) $(GLS_LONG)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 

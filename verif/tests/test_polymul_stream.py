@@ -8,6 +8,7 @@ stage's pairs lie in one beat), the default options (`polymul_16_20`: P = 4, the
 and a narrow explicit limb width (`_w17`, three limbs).
 """
 import json
+import os
 import random
 import re
 import subprocess
@@ -23,19 +24,30 @@ OUT = BUILD / "polymul_stream_tests"
 
 # design: (n, P, L) as the test expects them (checked against the manifest). The paper's multipliers
 # (`_mpaper`) except in one engine: the default (`fast`) multipliers' explicit product trees make
-# Icarus about 20 times slower, and the schedule around them is the same code.
+# Icarus about 20 times slower (polymul_16_20_s1: 253 s for the five tests on a loaded machine), and
+# the schedule around them is the same code. make test runs that engine's edge polynomials only.
 CASES = {
-    "polymul_16_20_s1": (16, 1, 1),             # P = 1: every stage a delay line, one limb; fast multipliers
     "polymul_16_20_s8_mpaper": (16, 8, 1),      # P = n/2: spatial stages only, 2 beats a product
     "polymul_16_20_mpaper": (16, 4, 1),         # the default lanes and limb width (not a Table I set): P = 4
     "polymul_32_40_s4_mpaper": (32, 4, 2),      # two limbs
     "polymul_32_40_s2_w17_mpaper": (32, 2, 3),  # an explicit narrow limb: three limbs of 17 bits
-    "polymul_64_30_s2_mpaper": (64, 2, 1),
+    "polymul_64_30_s2_mpaper": (64, 2, 1),      # P = 2, lane-pair and delay-line stages
+}
+# The default (fast) multipliers: edge polynomials in make test, every test in make test-long.
+FAST_MUL = {"polymul_16_20_s1": (16, 1, 1)}      # P = 1: every stage a delay line, one limb
+LONG = {
     "polymul_128_50_s1_mpaper": (128, 1, 2),    # P = 1 with two limbs
     "polymul_256_60_s4_mpaper": (256, 4, 2),
 }
-# Delay lines of 256 words in SKY130 macros (the macros' own behavioural models): its stalls test.
+# Delay lines of 256 words and more in SKY130 macros (the macros' own behavioural models): the stalls
+# test; make test-long adds one full (1024, 19) product and one (4096, 62) product (random_products,
+# MODFORGE_POLYMUL_OPS=1 there).
 MACRO_CASES = {"polymul_512_20_s1_mpaper": (512, 1, 1)}
+LONG_PRODUCTS = {"polymul_1024_19_s4_mpaper": (1024, 4, 1), "polymul_4096_62_s1_w32_mpaper": (4096, 1, 2)}
+IS_LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
+if IS_LONG:
+    CASES.update(LONG)
+ALL = {**CASES, **FAST_MUL, **MACRO_CASES, **(LONG_PRODUCTS if IS_LONG else {})}
 
 
 def manifest_file(design):
@@ -45,7 +57,7 @@ def manifest_file(design):
 @pytest.fixture(scope="session")
 def generated():
     """All engines in one generator run."""
-    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *CASES, *MACRO_CASES], cwd=ROOT,
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), *ALL], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
     return True
 
@@ -56,7 +68,14 @@ def test_polymul_stream(generated, design):
     run_bench(design, [rtl], kind="rtl", test_module="polymul_stream_bench", manifest=rtl.with_suffix(".json"))
 
 
-@pytest.mark.parametrize("design", MACRO_CASES)
+@pytest.mark.parametrize("design", FAST_MUL)
+def test_polymul_stream_fast_multipliers(generated, design):
+    rtl = OUT / design / "rtl" / f"{design}.v"
+    run_bench(design, [rtl], kind="rtl", test_module="polymul_stream_bench", manifest=rtl.with_suffix(".json"),
+              testcase=None if IS_LONG else "edge_products")
+
+
+@pytest.mark.parametrize("design", [*MACRO_CASES, *(LONG_PRODUCTS if IS_LONG else {})])
 def test_polymul_stream_macros(generated, design):
     m = json.loads(manifest_file(design).read_text())
     assert m["sram"]["macro_count"] > 0, f"{design}: no delay line in macros"
@@ -66,8 +85,10 @@ def test_polymul_stream_macros(generated, design):
         pytest.fail(str(e))
     rtl = OUT / design / "rtl" / f"{design}.v"
     log = OUT / design / "sim_rtl.log"
+    long_product = design in LONG_PRODUCTS
     run_bench(design, [rtl, *models], kind="rtl", test_module="polymul_stream_bench", manifest=rtl.with_suffix(".json"),
-              log_file=log, testcase="stalls")
+              log_file=log, testcase="random_products" if long_product else "stalls",
+              extra_env={"MODFORGE_POLYMUL_OPS": "1"} if long_product else None)
     text = log.read_text()
     assert "WARNING: Writing and reading" not in text, f"{design}: a cycle read and wrote one SRAM address"
     assert re.search(r"TESTS=\d+ PASS=\d+ FAIL=0", text), f"{design}: no cocotb summary with FAIL=0 in {log}"
@@ -78,12 +99,12 @@ def _is_prime(q):
                          if a < q) and all(q % p for p in (2, 3, 5, 7, 11, 13) if p < q)
 
 
-@pytest.mark.parametrize("design", CASES)
+@pytest.mark.parametrize("design", [*CASES, *FAST_MUL, *MACRO_CASES])
 def test_manifest(generated, design):
     """The manifest's parameters agree with the name, each other and the registry."""
     m = json.loads(manifest_file(design).read_text())
     e = Engine.from_manifest(manifest_file(design))  # checks prod q_l = Q and q_l < 2^w
-    n, p, limbs = CASES[design]
+    n, p, limbs = ALL[design]
     assert (e.n, e.lanes, e.limbs) == (n, p, limbs) == (m["n"], m["lanes"], m["limbs"])
     assert m["cycles_per_product"] == e.frame == n // p
     assert e.Q.bit_length() == m["Q_bits"] and e.Q >= 1 << m["logq"]

@@ -2,7 +2,7 @@ package modforge
 
 import spinal.core._
 
-/** A register of `width` bits with a load enable that synthesis keeps as its own flip-flops
+/** A register of `width` bits that synthesis keeps as its own flip-flops
   * (`(* keep *)` on its always block, as [[KeepDff]]): identical registers are not merged into one.
   *
   * Why: a twiddle register that feeds a multiplier's partial products has one load per product row;
@@ -17,16 +17,15 @@ class KeepReg(width: Int) extends BlackBox {
   setDefinitionName("modforge_keep_reg")
   val io = new Bundle {
     val clk = in Bool ()
-    val en = in Bool ()
     val d = in UInt (width bits)
     val q = out UInt (width bits)
   }
   noIoPrefix()
-  mapCurrentClockDomain(clock = io.clk, enable = io.en)
-  if (ClockDomain.current.clockEnable == null) io.en := True
+  require(ClockDomain.current.clockEnable == null, "KeepReg: a clock domain with an enable; gate its clock instead (ClockGate)")
+  mapCurrentClockDomain(clock = io.clk)
   setInlineVerilog(
-    """module modforge_keep_reg #(parameter W = 1) (input wire clk, input wire en, input wire [W-1:0] d, output reg [W-1:0] q);
-      |  (* keep *) always @(posedge clk) if (en) q <= d;
+    """module modforge_keep_reg #(parameter W = 1) (input wire clk, input wire [W-1:0] d, output reg [W-1:0] q);
+      |  (* keep *) always @(posedge clk) q <= d;
       |endmodule
       |""".stripMargin)
 }

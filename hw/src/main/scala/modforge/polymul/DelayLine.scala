@@ -14,14 +14,15 @@ object LineStore {
   def parse(s: String): Option[LineStore] = all.find(_.name == s)
 }
 
-/** `x` delayed by `d` steps of the enclosing clock domain's enable (the engine's tick): what a
-  * shift register of d words under that enable gives, in flip-flops or in a ring of d words in
+/** `x` delayed by `d` ticks of the engine (the enclosing clock domain, gated by the tick): what a
+  * shift register of d words on that clock gives, in flip-flops or in a ring of d words in
   * SKY130 macros (one 1rw1r macro column is exactly one such FIFO).
   *
   * The ring: at a tick, word (tick mod d) is written and word (tick + 1) mod d is read, the one
   * written d - 1 ticks before, so a read never meets the write of its cycle (d >= 2). The macro
   * presents read data for one cycle only (its model drives X after the next edge, `<macro>.v`),
-  * so the bank runs on the free clock and a register keeps the word until the next tick.
+  * so the bank runs on the free clock (`clock.free`, with `clock.tick` as its write and read enable) and
+  * a register keeps the word until the next tick.
   */
 object DelayLine {
   /** Macros from this depth on: a 256-word macro column (190,713 um2 for 32 x 256 bits, 23 um2 a
@@ -33,14 +34,13 @@ object DelayLine {
 
   def grid(width: Int, d: Int): SramGrid = SramGrid(width, d)
 
-  def apply(x: UInt, d: Int, store: LineStore): UInt =
+  def apply(x: UInt, d: Int, store: LineStore, clock: => EngineClock): UInt =
     if (!useMacros(store, d)) Delay(x, d)
     else {
-      val tick = ClockDomain.current.readClockEnableWire
+      val tick = clock.tick
       val wptr = Reg(UInt(log2Up(d) bits)) init (0)
       wptr := wptr + 1 // d is a power of two: the ring wraps by itself
-      val free = ClockDomain.current.copy(clockEnable = null)
-      val ring = new ClockingArea(free) {
+      val ring = new ClockingArea(clock.free) {
         val bank = new SramBank(x.getWidth, d)
         bank.io.wrEn := tick
         bank.io.wrAddr := wptr

@@ -14,19 +14,24 @@ import spinal.lib.Delay
   * positions, so the forward pipeline's bit-reversed result feeds the pointwise product and the
   * inverse directly (Longa and Naehrig's loops, [[StreamTwiddles]]).
   *
-  * Every register advances with the enclosing clock domain's enable ([[StreamControl]]'s `tick`):
+  * Every register runs on the enclosing clock domain, the clock gated by [[StreamControl]]'s `tick`:
   * this component has no flow control of its own. Latency [[StreamConfig.latency]] (checked here).
   */
 /** One delay line: its depth, its width, and whether it is in macros. */
 case class LineUse(depth: Int, width: Int, macros: Boolean)
 
-class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
+/** The engine's free clock domain and its tick, for the delay lines in macros ([[DelayLine]]). */
+case class EngineClock(free: ClockDomain, tick: Bool)
+
+class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Component {
   val w: Int = cfg.limbBits
   val P: Int = cfg.lanes
   val F: Int = cfg.frame
   val io = new Bundle {
     val a, b = in Vec (UInt(w bits), P)
     val c = out Vec (UInt(w bits), P)
+    /** The engine's tick (the datapath's clock runs in ticks only), for the delay lines in macros. */
+    val tick = in Bool ()
   }
   val q: BigInt = cfg.primes(limb)
   val tw: StreamTwiddles = cfg.twiddles(limb)
@@ -60,7 +65,7 @@ class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
   def sdfButterflies(xs: Seq[UInt], o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): Seq[UInt] = {
     val second = Phase(F, o)(log2(d))
     val dlIn = Seq.fill(xs.size)(UInt(w bits))
-    val line = DelayLine(Cat(dlIn).asUInt, d, cfg.store)
+    val line = DelayLine(Cat(dlIn).asUInt, d, cfg.store, ticks)
     lines += LineUse(d, xs.size * w, DelayLine.useMacros(cfg.store, d))
     xs.zip(dlIn).zipWithIndex.map { case ((x, in), i) =>
       val u = line(i * w, w bits)
@@ -138,6 +143,7 @@ class LimbEngine(cfg: StreamConfig, limb: Int) extends Component {
     m.out_t
   }
 
+  private val ticks = EngineClock(free, io.tick)
   /** The delay lines built, for the manifest. */
   val lines = scala.collection.mutable.ArrayBuffer[LineUse]()
   val (Seq(fa, fb), oa) = forward(Seq(io.a.toList, io.b.toList))

@@ -31,13 +31,18 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
   io.in_ready := ctrl.io.inReady
   io.out_valid := ctrl.io.outValid
 
-  // Reset also steps the datapath, so its position counters restart whatever the streams do.
-  val datapath = new ClockingArea(ClockDomain.current.copy(clockEnable = ctrl.io.tick || ClockDomain.current.isResetActive)) {
+  // The datapath's clock runs in the ticks only (ClockGate: one gate, not an enable on every
+  // flip-flop), and during reset, so its position counters restart whatever the streams do. The
+  // delay lines' macro banks run on the free clock (DelayLine) and need the tick itself.
+  private val tick = ctrl.io.tick || ClockDomain.current.isResetActive
+  private val free = ClockDomain.current
+  val datapath = new ClockingArea(modforge.ClockGate.domain(tick)) {
     val a = RegNext(io.in_a)
     val b = RegNext(io.in_b)
     private def slice(x: UInt, l: Int, j: Int) = x((l * cfg.lanes + j) * cfg.limbBits, cfg.limbBits bits)
     val limbs = (0 until cfg.limbs).map { l =>
-      val e = new LimbEngine(cfg, l)
+      val e = new LimbEngine(cfg, l, free)
+      e.io.tick := tick
       for (j <- 0 until cfg.lanes) { e.io.a(j) := slice(a, l, j); e.io.b(j) := slice(b, l, j) }
       e.setName(s"limb$l")
     }

@@ -3,10 +3,12 @@ package modmul
 
 import org.scalatest.funsuite.AnyFunSuite
 
-/** Every family at k = 32 and 256, 2000 operations each (Verilator). */
+/** Every family at k = 32, and at 256 in make test-long (MODFORGE_SIM_WIDTHS=32,256: the 256-bit
+  * Verilator builds took about a minute of make test), 2000 operations each (Verilator). */
 class ModMulSimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
-  for (f <- Designs.families; k <- Seq(32, 256)) {
+  val widths = sys.env.get("MODFORGE_SIM_WIDTHS").map(_.split(",").toSeq.map(_.trim.toInt)).getOrElse(Seq(32))
+  for (f <- Designs.families; k <- widths) {
     test(s"${f.name}_$k: $ops random operations against a*b % m") {
       ModMulSim.run(Design(f, k), ops)
     }
