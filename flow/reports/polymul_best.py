@@ -56,9 +56,11 @@ NAME = "polymul_best"
 # ---------------------------------------------------------------- inputs
 
 def stream_designs() -> list:
-    """Every design in the build folder whose manifest is a stream engine's, sorted."""
-    out = []
-    for p in sorted(layout.BUILD.glob("*/rtl/*.json")):
+    """Every design in the build folder whose manifest is a stream engine's, sorted: generated ones
+    (build/<d>/rtl/<d>.json) and planned ones (`Generate --manifest-only`: build/<d>/plan/<d>.json,
+    storage and cycles without RTL, for the sets too large to write)."""
+    out = set()
+    for p in sorted([*layout.BUILD.glob("*/rtl/*.json"), *layout.BUILD.glob("*/plan/*.json")]):
         d = p.parent.parent.name
         if p.stem != d:
             continue
@@ -67,12 +69,13 @@ def stream_designs() -> list:
         except ValueError:
             continue
         if m.get("kind") == "polymul_stream":
-            out.append(d)
-    return out
+            out.add(d)
+    return sorted(out)
 
 
 def stream_manifest(d: str):
-    return read_json(layout.manifest(d))
+    m = read_json(layout.manifest(d))
+    return m if m is not None else read_json(layout.BUILD / d / "plan" / f"{d}.json")
 
 
 def config_key(mf: dict) -> tuple:
@@ -531,8 +534,8 @@ def larger_sets_section(sets: dict, gbytes_s: float, name: str) -> list:
          "own. Needed bandwidth = bits per product x the engine's products/s.", ""]
     rows = [p for key, s in sets.items() if key[0] >= LARGE_N for p in s["points"]]
     if not rows:
-        return L + ["No stream design generated at these sets. Fix: `.venv/bin/python flow/dse_polymul.py --sets "
-                    "8192_123,16384_243,32768_481 --generate-only` (manifests only), then `make reports`.", ""]
+        return L + ["No stream design generated at these sets. Fix: `./mill -i hw.runMain modforge.Generate --out build "
+                    "--manifest-only polymul_8192_123_s4 ...` (manifests only: build/<d>/plan/), then `make reports`.", ""]
     L += md_head("design", "L x w", "delay-line bits", "macros", "macro area (mm2)", "storage alone > 25 mm2",
                  "area (mm2)", "products/s", "bits per product", "needed (Gbit/s)", "us per product, off-chip", "bound")
     for p in rows:

@@ -32,11 +32,12 @@ object Generate {
     var out = "build"
     var names = Vector[(String, String, Option[BigInt], Option[BigInt])]() // (design, out, q, psi)
     var table = false
+    var manifestOnly = false
     var q, psi: Option[BigInt] = None
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --serve"
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] [--manifest-only] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --serve"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
@@ -45,6 +46,7 @@ object Generate {
         case "--reduction-table" :: rest => names ++= reduction.ReductionDesigns.table.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-table" :: rest  => names ++= (NttDesigns.table ++ NttDesigns.bestTable).map(d => (d, out, q, psi)); table = true; it = rest
         case "--best" :: rest       => names ++= Best.names.map(d => (d, out, q, psi)); table = true; it = rest
+        case "--manifest-only" :: rest => manifestOnly = true; it = rest
         case "--polymul" :: rest    => names ++= PolymulDesigns.names.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
@@ -85,10 +87,12 @@ object Generate {
     }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
     val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(e => fail(Refusal(n, e)), identity), o) }
+    if (manifestOnly && (polys.nonEmpty || tiles.nonEmpty || designs.nonEmpty || ffts.nonEmpty))
+      fail("--manifest-only applies to the streaming polymul engines (polymul_<n>_<logq>_s<P>...) only: nothing was written")
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))
-    for ((n, c, o) <- streams) polymul.StreamDesigns.generate(o, n, c)
+    for ((n, c, o) <- streams) if (manifestOnly) polymul.StreamDesigns.plan(o, n, c) else polymul.StreamDesigns.generate(o, n, c)
     for ((d, o) <- ffts) intfft.IntFftDesigns.generate(o, d)
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()

@@ -57,7 +57,7 @@ object StreamDesigns {
   def generate(out: String, name: String, c: StreamConfig): Unit = {
     val t0 = System.nanoTime()
     val (dir, top) = Generate.elaborate(out, name)(new StreamPolymul(c))
-    writeManifest(new File(dir, s"$name.json"), name, c, top)
+    writeManifest(new File(dir, s"$name.json"), name, c, Some(top))
     println(f"rtl: $name%-20s L = ${c.limbs} limbs of ${c.limbBits} bits, ${c.frame} cycles a product, latency ${c.latency} -> ${dir.getPath}/$name.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
@@ -86,7 +86,25 @@ object StreamDesigns {
     else s"""{"macro_models": [${macros.map(_.sky.name).distinct.map("\"" + _ + "\"").mkString(", ")}], "macro_count": ${macros.map(_.count).sum * c.limbs}, "macro_area_um2": ${f"${macros.map(_.areaUm2).sum * c.limbs}%.3f"}}"""
   }
 
-  def writeManifest(f: File, name: String, c: StreamConfig, top: StreamPolymul): Unit = {
+  /** The manifest alone, without elaborating (`Generate --manifest-only`): `<out>/<name>/plan/<name>.json`,
+    * for sets whose Verilog would be too large to write (storage, cycles and ports are the
+    * configuration's; no "rtl"). */
+  def plan(out: String, name: String, c: StreamConfig): Unit = {
+    val dir = new File(s"$out/$name/plan")
+    dir.mkdirs()
+    writeManifest(new File(dir, s"$name.json"), name, c, None)
+    println(f"plan: $name%-20s L = ${c.limbs} limbs of ${c.limbBits} bits, ${c.frame} cycles a product -> ${dir.getPath}/$name.json (no RTL)")
+  }
+
+  /** The ports, as the top declares them (the plan has no top to read them from). */
+  private def ports(c: StreamConfig): String = {
+    val w = c.limbs * c.lanes * c.limbBits
+    Seq(("in_valid", "in", 1), ("in_ready", "out", 1), ("in_a", "in", w), ("in_b", "in", w), ("out_valid", "out", 1),
+      ("out_ready", "in", 1), ("out_c", "out", w), ("reset", "in", 1), ("clk", "in", 1))
+      .map { case (n, d, b) => s"""    {"name": "$n", "dir": "$d", "width": $b}""" }.mkString(",\n")
+  }
+
+  def writeManifest(f: File, name: String, c: StreamConfig, top: Option[StreamPolymul]): Unit = {
     def strs(xs: Seq[BigInt]) = xs.map(x => "\"" + x + "\"").mkString("[", ", ", "]")
     val w = new PrintWriter(f)
     w.println(s"""{
@@ -116,7 +134,7 @@ object StreamDesigns {
                   "pointwise": "barrett_${c.limbBits}${c.mul.tokens(c.limbBits, "barrett")}", "pointwise_latency": ${c.barrettLatency}, "pointwise_per_limb": ${c.lanes}},
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
-${Generate.portsJson(top)}
+${top.map(Generate.portsJson).getOrElse(ports(c))}
   ]
 }""")
     w.close()

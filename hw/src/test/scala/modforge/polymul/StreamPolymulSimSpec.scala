@@ -28,11 +28,13 @@ class StreamPolymulSimSpec extends AnyFunSuite {
 
   // The paper's multipliers: the fast ones' explicit product trees take Verilator minutes to compile,
   // and the schedule around them is the same code (the cocotb bench runs one engine with them).
-  // make test: two limbs at P = 4, and 256-word delay lines in SKY130 macros (SkySramModel: a stale
-  // or racing read is poison); MODFORGE_POLYMUL_LONG=1 (make test-long) adds P = 1, P = n/2 and P = 2.
+  // make test: two limbs at P = 4; MODFORGE_POLYMUL_LONG=1 (make test-long) adds 256-word delay lines
+  // in SKY130 macros (SkySramModel: a stale or racing read is poison; the cocotb bench runs the
+  // macros' own models in make test), P = 1, P = n/2 and P = 2.
   private val long = sys.env.get("MODFORGE_POLYMUL_LONG").contains("1")
-  for ((n, logq, p, w, mul) <- Seq((32, 40, 4, 21, StreamMul.Paper), (512, 20, 1, 21, StreamMul.Paper)) ++
-         (if (long) Seq((16, 20, 1, 21, StreamMul.Paper), (16, 20, 8, 21, StreamMul.Paper), (64, 30, 2, 31, StreamMul.Paper)) else Nil)
+  for ((n, logq, p, w, mul) <- Seq((32, 40, 4, 21, StreamMul.Paper)) ++
+         (if (long) Seq((512, 20, 1, 21, StreamMul.Paper), (16, 20, 1, 21, StreamMul.Paper), (16, 20, 8, 21, StreamMul.Paper),
+                        (64, 30, 2, 31, StreamMul.Paper)) else Nil)
        // MODFORGE_STREAM_SIM=<name>: that configuration only (fault injection runs, docs/polymul.md).
        if sys.env.get("MODFORGE_STREAM_SIM").forall(_ == StreamConfig(n, logq, p, w, mul).name)) {
     val c = StreamConfig(n, logq, p, w, mul)
