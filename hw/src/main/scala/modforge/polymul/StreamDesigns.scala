@@ -17,9 +17,9 @@ object StreamDesigns {
   private val Pattern = """polymul_(\d{1,6})_(\d{1,5})((?:_[a-z][a-z0-9]{1,6})*)""".r
   private val Opt = """_([a-z])([a-z0-9]{1,6})""".r
 
-  val grammar: String = s"polymul_<n>_<logq>_s<P>[_w<w>] (streaming RNS engine: n a power of two from ${StreamConfig.minN} to " +
-    s"${StreamConfig.maxN}, log q ${StreamConfig.minLogq}..${StreamConfig.maxLogq}, P lanes, w-bit limbs ${StreamConfig.minLimbBits}..${StreamConfig.maxLimbBits}, " +
-    s"_m<${StreamMul.all.map(_.name).mkString("|")}> the multipliers (default fast), _r<${LineStore.all.map(_.name).mkString("|")}> the delay lines (default sram: macros from ${DelayLine.macroDepth} words))"
+  /** One line (`make help`, refusals): the details are in docs/polymul.md. */
+  val grammar: String = s"polymul_<n>_<logq>_s<P>[_w<w>][_m<${StreamMul.all.map(_.name).mkString("|")}>][_r<${LineStore.all.map(_.name).mkString("|")}>], " +
+    s"n a power of two ${StreamConfig.minN}..${StreamConfig.maxN}, log q ${StreamConfig.minLogq}..${StreamConfig.maxLogq}"
 
   /** Names a refusal offers as the nearest (Refusal.nearest): the goal sets' engines at their defaults. */
   val examples: Seq[String] = Seq("polymul_1024_19_s4", "polymul_2048_33_s4", "polymul_4096_62_s2_w32", "polymul_16_20_s1")
