@@ -29,6 +29,7 @@ is recorded as failed; earlier results stay. The record is build/dse/polymul.jso
 import argparse
 import datetime
 import json
+import re
 import os
 import sys
 import time
@@ -286,7 +287,8 @@ def parse_sets(a) -> list:
             raise SystemExit(f"dse-polymul: error: --n {a.n!r} and --logq {a.logq!r} must list as many values (they pair up)")
         pairs = list(zip(ns, ls))
     else:
-        pairs = [tuple(s.split("_", 1)) if "_" in s else (s, "") for s in a.sets.split(",") if s]
+        # A set is "<n>_<logq>" (SETS=1024_19,...), not a design name.
+        pairs = [(m.group(1), m.group(2)) if (m := re.fullmatch(r"(\d+)_(\d+)", s)) else (s, "") for s in a.sets.split(",") if s]
     for n, l in pairs:
         try:
             sets.append((int(n), int(l)))
