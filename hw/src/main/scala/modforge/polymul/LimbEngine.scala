@@ -55,10 +55,10 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
     val x1 = RegNext(x)
     // One twiddle register per multiplier (KeepReg): the a and b pipelines' tables are the same.
     val p = mul(x1, modforge.KeepReg(tSel), modforge.KeepReg(trSel))
-    // The select's last register is this lane's own (FanoutReg): Yosys merged the identical selects of
+    // The select's last register is this lane's own (KeepReg, no reset: a reset would load the limb's reset copy): Yosys merged the identical selects of
     // every lane and both pipelines into one flip-flop with about 160 loads, 8.9 ns of the 10.2 ns
-    // path of polymul_1024_19_s4. Reset to 0 it is wrong for one tick after reset, on empty beats.
-    if (upper.isDefined) p else Mux(modforge.FanoutReg(Delay(RegNext(second), Lm - 1), 1).head, p, Delay(x1, Lm))
+    // path of polymul_1024_19_s4. Unreset, it may be wrong for one tick after reset, on empty beats.
+    if (upper.isDefined) p else Mux(modforge.KeepReg(Delay(RegNext(second), Lm - 1).asUInt)(0), p, Delay(x1, Lm))
   }
 
   /** The SDF butterflies with delay d of a group of lanes that step together (one delay line for
@@ -67,13 +67,13 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
     * into the delay line and leaves d cycles later. Latency d + 1. */
   def sdfButterflies(xs: Seq[UInt], o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): Seq[UInt] = {
     // Each lane's own copy of the half-block select, registered from the position one tick ahead
-    // (FanoutReg: one shared select drove 2 P w multiplexers); wrong for one tick after reset, on empty beats.
+    // (KeepReg: one shared select drove 2 P w multiplexers); it may be wrong for one tick after reset, on empty beats.
     val ahead = Phase(F, o - 1)(log2(d))
     val dlIn = Seq.fill(xs.size)(UInt(w bits))
     val line = DelayLine(Cat(dlIn).asUInt, d, cfg.store, ticks)
     lines += LineUse(d, xs.size * w, DelayLine.useMacros(cfg.store, d))
     xs.zip(dlIn).zipWithIndex.map { case ((x, in), i) =>
-      val second = modforge.FanoutReg(ahead, 1).head
+      val second = modforge.KeepReg(ahead.asUInt)(0)
       val u = line(i * w, w bits)
       in := Mux(second, lower(u, x), x)
       RegNext(Mux(second, upper(u, x), u))
