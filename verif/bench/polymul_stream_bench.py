@@ -1,12 +1,13 @@
 """cocotb bench for the streaming RNS polynomial multiplier (``polymul_<n>_<logq>_s<P>[_w<w>]``).
 
 The engine is described by its manifest (``MODFORGE_MANIFEST``: n, lanes, limb_bits, primes, Q, the beat
-layout, cycles_per_product, latency_cycles). Operands go in and results come out through
+layout, cycles_per_product, latency_cycles, reset_cycles). Operands go in and results come out through
 :class:`polymul.stream.Engine` (RNS, beats); every result is checked, per limb and mod Q through the
 CRT, against :func:`polymul.stream.negacyclic_reference`, a negacyclic product in Python integers mod Q
 (schoolbook, or Kronecker substitution for n > 256): no NTT, no RNS.
 
 The interface's promises, checked here:
+ (0) in_ready is 0 until reset_cycles rising edges have sampled reset at 0, then 1;
  (1) with in_valid and out_ready held 1, in_ready stays 1 and a product is accepted every
      cycles_per_product cycles, back to back;
  (2) with out_ready held 1 and no stalls, the first output beat of a product has out_valid = 1
@@ -48,6 +49,7 @@ class PolymulStreamBench:
         self.n, self.frame = self.e.n, self.e.frame
         self.latency = manifest["latency_cycles"]
         self.cpp = manifest["cycles_per_product"]
+        self.reset_cycles = manifest["reset_cycles"]
         self.rng = random.Random(seed)
         self.rising = 0
         self.stall = float(os.environ.get("MODFORGE_STALL", "0.3"))
@@ -73,6 +75,17 @@ class PolymulStreamBench:
         for _ in range(3):
             await FallingEdge(d.clk)
         d.reset.value = 0
+        # Promise (0): in_ready is 0 until reset_cycles rising edges have sampled reset at 0, then 1
+        # (an idle engine takes a product at once).
+        for i in range(self.reset_cycles):
+            await ReadOnly()
+            assert self._bit("in_ready") == 0, (
+                f"{self.name}: in_ready 1 after {i} edges with reset 0, the manifest's reset_cycles is {self.reset_cycles}")
+            await FallingEdge(d.clk)
+        await ReadOnly()
+        assert self._bit("in_ready") == 1, (
+            f"{self.name}: in_ready still 0 after {self.reset_cycles} edges with reset 0 (the manifest's reset_cycles)")
+        await FallingEdge(d.clk)
 
     def _bit(self, name):
         v = getattr(self.dut, name).value

@@ -32,6 +32,8 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
     val c = out Vec (UInt(w bits), P)
     /** The engine's tick (the datapath's clock runs in ticks only), for the delay lines in macros. */
     val tick = in Bool ()
+    /** The limb's first-level reset copy (on the free clock), the source of its counters' own copies. */
+    val resetSource = in Bool ()
   }
   val q: BigInt = cfg.primes(limb)
   val tw: StreamTwiddles = cfg.twiddles(limb)
@@ -41,13 +43,30 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
 
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
+  // The second level of the reset tree (StreamPolymul has the first): one copy of io.resetSource
+  // per Phase.perResetCopy position counters, on the free clock like every copy, so that all of
+  // them leave reset at the same edge as the control and the limb's own domain.
+  private var phaseResets = 0
+  private var phaseResetCopy: Bool = null
+  private def phaseReset(): Bool = {
+    if (phaseResets % Phase.perResetCopy == 0)
+      phaseResetCopy = new ClockingArea(free) { val r = modforge.KeepReg(io.resetSource.asUInt)(0) }.r
+    phaseResets += 1
+    phaseResetCopy
+  }
+
   /** x * table(block) in the second half of each block of 2d positions (`all`: in both halves,
     * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
   def sdfMul(x: UInt, o: Int, d: Int, table: Seq[BigInt], upper: Option[BigInt]): UInt = {
-    val pos = Phase(F, o)
+    val pos = Phase(F, o, phaseReset())
     val second = pos(log2(d))
-    val block = (pos >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
-    val (t, tr) = mul.lookup(table, block)
+    def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
+    val (t, tr) =
+      if (table.size < TwiddleMul.copiedFrom) mul.lookup(table, block(pos))
+      else {
+        require(o >= 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
+        mul.lookupCopied(table, block(Phase(F, o - 1, phaseReset())))
+      }
     val (tSel, trSel) = upper match {
       case Some(u) => (Mux(second, t, U(u, mul.k bits)), Mux(second, tr, U(mul.companion(u), mul.k bits)))
       case None => (t, tr)
@@ -68,7 +87,7 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
   def sdfButterflies(xs: Seq[UInt], o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): Seq[UInt] = {
     // Each lane's own copy of the half-block select, registered from the position one tick ahead
     // (KeepReg: one shared select drove 2 P w multiplexers); it may be wrong for one tick after reset, on empty beats.
-    val ahead = Phase(F, o - 1)(log2(d))
+    val ahead = Phase(F, o - 1, phaseReset())(log2(d))
     val dlIn = Seq.fill(xs.size)(UInt(w bits))
     val line = DelayLine(Cat(dlIn).asUInt, d, cfg.store, ticks)
     lines += LineUse(d, xs.size * w, DelayLine.useMacros(cfg.store, d))

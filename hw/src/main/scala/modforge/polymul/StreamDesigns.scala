@@ -125,6 +125,7 @@ object StreamDesigns {
   "layout": "beat t of a product carries coefficient j*n/P + t of limb l (its residue mod q_l) in bits [(l*P + j)*w, (l*P + j + 1)*w) of in_a, in_b and out_c",
   "cycles_per_product": ${c.frame},
   "latency_cycles": ${c.latency},
+  "reset_cycles": ${StreamPolymul.resetCycles},
   "storage": ${storageJson(c)},
   "sram": ${sramJson(c)},
   "k": ${c.limbBits},

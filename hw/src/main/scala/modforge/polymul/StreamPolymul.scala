@@ -25,13 +25,17 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
   }
   noIoPrefix()
 
-  // The reset port drives registered copies only (KeepReg: one per limb, one for the control, one for
-  // the clock gate): driving every synchronous-reset flip-flop and the clock gate itself, it was the
-  // 23.0 ns critical path of polymul_2048_33_s2 (10.0 ns on the port's own net). The engine thus
-  // resets a cycle after the port; the streams are held off while either is high.
+  // The reset port drives registered copies only, in two levels (KeepReg): the first, one for the
+  // control, one for the clock gate and one per limb, each feeds the second, and only the second
+  // resets anything. One level, driving every synchronous-reset flip-flop and the clock gate, was the
+  // 23.0 ns critical path of polymul_2048_33_s2 (10.0 ns on the port's own net); a limb's single
+  // copy driving all its position counters, the 11.78 ns path of polymul_1024_19_s4. Every second-
+  // level copy leaves reset at the same edge, two after the port; the streams are held off until then.
   private def rawReset = ClockDomain.current.readResetWire // a def: a val would rename the port
-  private val resets = (0 until 2 + cfg.limbs).map(_ => modforge.KeepReg(rawReset.asUInt)(0))
-  private val resetting = rawReset || resets(0)
+  private val firstLevel = (0 until 2 + cfg.limbs).map(_ => modforge.KeepReg(rawReset.asUInt)(0))
+  private val resets = firstLevel.map(r => modforge.KeepReg(r.asUInt)(0))
+  require(StreamPolymul.resetCycles == 2, "the manifest's reset_cycles is the tree's depth")
+  private val resetting = rawReset || firstLevel(0) || resets(0)
   val control = new ClockingArea(ClockDomain.current.copy(reset = resets(0))) {
     val ctrl = new StreamControl(cfg.frame, cfg.latency)
   }
@@ -56,6 +60,7 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
         val engine = new LimbEngine(cfg, l, free.copy(reset = limbReset))
       }.engine
       e.io.tick := tick
+      e.io.resetSource := firstLevel(2 + l)
       for (j <- 0 until cfg.lanes) { e.io.a(j) := slice(a, l, j); e.io.b(j) := slice(b, l, j) }
       e.setName(s"limb$l")
     }
@@ -63,4 +68,10 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
   }
 
   def latency: Int = cfg.latency
+}
+
+object StreamPolymul {
+  /** `in_ready` stays 0 until this many rising edges have sampled `reset` at 0 (the reset tree's
+    * two levels); the manifest's `reset_cycles`. */
+  val resetCycles = 2
 }

@@ -36,4 +36,35 @@ class TwiddleMul(val w: Int, val q: BigInt, mul: StreamMul) {
       (t(idx.resize(log2Up(table.size))), r(idx.resize(log2Up(table.size))))
     }
   }
+
+  /** (W, W') = table(idx) where `idxAhead` is the index one tick ahead: the table's 2k output bits
+    * are cut into slices, and each slice reads its own registered copy of the index (KeepReg).
+    *
+    * Why: a table of T entries as logic loads each index bit about 1.4 T / 100 times per output
+    * bit; read straight from the position counter, one counter bit drove 716 loads in the
+    * 512-entry table of polymul_2048_33_s2 (10.4 ns on the flip-flop's output, the design's 15.2 ns
+    * path), since this flow's STA buffers no register output ([[modforge.FanoutReg]]). A slice has
+    * [[TwiddleMul.sliceBits]] bits, so a copy drives about 32 loads, and the counter one per copy.
+    * The copies are one tick late by construction; whatever they hold after reset is read for
+    * the first tick only, by the beat before the first (the caller's offset is at least 1). */
+  def lookupCopied(table: Seq[BigInt], idxAhead: UInt): (UInt, UInt) = {
+    val bits = log2Up(table.size)
+    val words = table.map(v => (v << k) | companion(v)) // W' in the low k bits, W above
+    val sb = TwiddleMul.sliceBits(table.size)
+    val slices = (0 until 2 * k by sb).map { lo =>
+      val n = math.min(sb, 2 * k - lo)
+      val rom = Vec(words.map(v => U((v >> lo) & ((BigInt(1) << n) - 1), n bits)))
+      rom(modforge.KeepReg(idxAhead.resize(bits)))
+    }
+    val all = Cat(slices).asUInt // Cat of a Seq: its first element in the low bits
+    (all(k, k bits), all(0, k bits))
+  }
+}
+
+object TwiddleMul {
+  /** Tables of this many entries and more read copies of their index ([[TwiddleMul.lookupCopied]]). */
+  val copiedFrom = 16
+
+  /** Output bits per index copy for a table of `entries` words: about 32 loads per copy. */
+  def sliceBits(entries: Int): Int = math.max(1, 1536 / entries)
 }
