@@ -78,14 +78,15 @@ def test_polymul_stream_fast_multipliers(generated, design):
 @pytest.mark.parametrize("design", [*MACRO_CASES, *(LONG_PRODUCTS if IS_LONG else {})])
 def test_polymul_stream_macros(generated, design):
     m = json.loads(manifest_file(design).read_text())
-    assert m["sram"]["macro_count"] > 0, f"{design}: no delay line in macros"
+    long_product = design in LONG_PRODUCTS
+    # A long product's engine may have no line long enough for macros (n/P = 256 at (1024, 19), P = 4).
+    assert long_product or (m["sram"] or {}).get("macro_count", 0) > 0, f"{design}: no delay line in macros"
     try:
-        models = [sram_views(find_pdk(), x).verilog for x in m["sram"]["macro_models"]]
+        models = [sram_views(find_pdk(), x).verilog for x in (m["sram"] or {}).get("macro_models", [])]
     except FlowError as e:
         pytest.fail(str(e))
     rtl = OUT / design / "rtl" / f"{design}.v"
     log = OUT / design / "sim_rtl.log"
-    long_product = design in LONG_PRODUCTS
     run_bench(design, [rtl, *models], kind="rtl", test_module="polymul_stream_bench", manifest=rtl.with_suffix(".json"),
               log_file=log, testcase="random_products" if long_product else "stalls",
               extra_env={"MODFORGE_POLYMUL_OPS": "1"} if long_product else None)
