@@ -41,10 +41,9 @@ SW = {"environment": {"cpu_model": "test CPU", "date": "2026-11-25"}, "reps": 7,
                {"n": 4096, "logq": 62, "ntl_median_s": 1500e-6, "flint_median_s": 1400e-6}]}
 
 
-def add_tile(d, p, std_um2, macro_um2, cp_ns, date):
+def add_tile(d, n, p, std_um2, macro_um2, cp_ns, date):
     """build/<d>/rtl/ (manifest with the bench's cycles) and build/<d>/harden/metrics.json, as the
     generator and flow/harden.py write the fields the report reads."""
-    n = int(d.split("_")[1])
     layout.rtl_dir(d).mkdir(parents=True)
     layout.rtl(d).write_text(f"module {d}(); endmodule\n")
     cycles = {k: expected_cycles(op, n, p, "barrett", "sram")
@@ -75,7 +74,7 @@ def tree(tmp_path, monkeypatch):
     monkeypatch.setattr(pt.subprocess, "run", no_flow)  # harden.py, fpga.py and the generator (common's too)
     (reports / "polymul_table.csv").write_text(PREVIOUS)
     # (1024, 19) measured here, with figures other than its row in the previous CSV
-    add_tile("polymul_1024_19", 2, 172641.8, 3802008.2, 9.4247, "2026-11-25 20:04 UTC")
+    add_tile("polymul_1024_19", 1024, 2, 172641.8, 3802008.2, 9.4247, "2026-11-25 20:04 UTC")
     return build, reports
 
 
