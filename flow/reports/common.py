@@ -66,7 +66,9 @@ def read_json(path: Path):
 LOOKED_UP = {}
 
 
-def _looked_up(key: str, result):
+def looked_up(key: str, result):
+    """Record that this run looked for `key` and whether it found a result (missing_results, the
+    shrink guard); returns `result`. A generator that finds a result elsewhere records it here too."""
     LOOKED_UP[key] = LOOKED_UP.get(key, False) or result is not None
     return result
 
@@ -78,12 +80,12 @@ def missing_results() -> list:
 
 def harden_result(design: str):
     """The design's SKY130 result, build/<d>/harden/metrics.json (flow/harden.py), or None."""
-    return _looked_up(design, read_json(layout.metrics(design)))
+    return looked_up(design, read_json(layout.metrics(design)))
 
 
 def fpga_result(design: str, target: str):
     """The design's FPGA result, build/<d>/fpga/<target>/metrics.json (flow/fpga.py), or None."""
-    return _looked_up(f"{design} ({target})", read_json(layout.fpga_metrics(design, target)))
+    return looked_up(f"{design} ({target})", read_json(layout.fpga_metrics(design, target)))
 
 
 def manifest_path(design: str) -> Path:

@@ -240,7 +240,7 @@ def carried_for(d, carried):
     """d's row carried from the previous CSV, only when build/ has no harden result of d."""
     c = carried.get(d) if d in carried and harden_result(d) is None else None
     # A carried row is a result the report holds: the shrink guard's "no result for" leaves d out.
-    return common._looked_up(d, c) if c else None
+    return common.looked_up(d, c) if c else None
 
 
 def carried_row(c, sw):

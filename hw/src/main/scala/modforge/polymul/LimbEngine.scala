@@ -74,9 +74,10 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
     val x1 = RegNext(x)
     // One twiddle register per multiplier (KeepReg): the a and b pipelines' tables are the same.
     val p = mul(x1, modforge.KeepReg(tSel), modforge.KeepReg(trSel))
-    // The select's last register is this lane's own (KeepReg, no reset: a reset would load the limb's reset copy): Yosys merged the identical selects of
+    // The select's last register is this lane's own (KeepReg): Yosys merged the identical selects of
     // every lane and both pipelines into one flip-flop with about 160 loads, 8.9 ns of the 10.2 ns
-    // path of polymul_1024_19_s4. Unreset, it may be wrong for one tick after reset, on empty beats.
+    // path of polymul_1024_19_s4. Without reset (a reset would load the limb's reset copy), it may be
+    // wrong for one tick after reset, on empty beats.
     if (upper.isDefined) p else Mux(modforge.KeepReg(Delay(RegNext(second), Lm - 1).asUInt)(0), p, Delay(x1, Lm))
   }
 

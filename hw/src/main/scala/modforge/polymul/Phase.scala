@@ -4,7 +4,7 @@ import spinal.core._
 
 /** The position within its product (0 .. n/P - 1) of the beat at a point of the pipeline `offset`
   * cycles behind the input register. All the engine's registers advance together
-  * ([[StreamControl]]: one enable), so the position is a counter that starts where the input
+  * ([[StreamControl]]'s tick gates their one clock), so the position is a counter that starts where the input
   * register's would have been `offset` steps earlier: after reset the input register holds the
   * last beat (position n/P - 1) of an empty product.
   *
