@@ -17,6 +17,9 @@ one at a time (coordinate descent, as flow/dse.py does for the multipliers), not
      count: P scales the throughput and (nearly) the area, so the budget binds here; once a P
      measures more than 25 mm2 the larger ones are pruned. Keeps the highest throughput within 25 mm2.
   5. the storage again at the chosen P: which lines reach the macro depth depends on n/P.
+  6. architecture (b), the banked SRAM tile with more units (`polymul_<n>_<logq>[_p<P>]`, P = 1..32):
+     skipped where its macros alone exceed 25 mm2, pruned below a tile measured within it, else run.
+     Architecture (c), four-step, is not built; reports.polymul_arch gives its storage bound.
 Before synthesis every point is asked of the generator's registry (a refused name is recorded with
 the generator's reason), generated, and its macros' area read from its manifest: a point whose
 macros alone exceed 25 mm2 is skipped, and a _rff point whose _rsram twin has no macro (the same
@@ -38,6 +41,7 @@ import dse
 import layout
 import registry
 from pdk import FlowError
+from reports import polymul_arch as pa
 from reports import polymul_best as pb
 
 LANES = (1, 2, 4, 8, 16)
@@ -46,7 +50,7 @@ STORES = ("sram", "ff")
 DEFAULT_SETS = ((1024, 19), (2048, 33), (4096, 62))
 DEFAULT_LANES = 4  # the generator's default P (StreamConfig.defaultLanes)
 STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("store", "delay-line storage"),
-         ("lanes", "lanes P"), ("store2", "delay-line storage at the chosen P"))
+         ("lanes", "lanes P"), ("store2", "delay-line storage at the chosen P"))  # then the tile (SetSweep.tile_step)
 
 
 def name(n: int, logq: int, lanes: int, w: int, mul: str = "fast", store: str = "sram") -> str:
@@ -255,7 +259,37 @@ class SetSweep:
             self.log.append(f"{self.set}: {step}: {len(configs)} points, {len(rows)} measured, "
                             f"best {b['design'] if b else 'none measured: kept ' + nm(cur)}")
             self.out(f"  -> {self.log[-1].split(': ', 2)[2]}")
+        self.tile_step()
         return cur
+
+    def tile_step(self):
+        """Architecture (b): the banked SRAM tile with more units, P = 1..32 (reports.polymul_arch). A P
+        whose macros alone exceed the budget is skipped; one with fewer units than a tile measured within
+        the budget is pruned (the tile's throughput grows with P); the rest are synthesized."""
+        n, logq = self.n, self.logq
+        cands = [(pa.tile_name(n, logq, u), u) for u in pa.TILE_UNITS]
+        self.out(f" step tile: (b) the banked tile with more units: {len(cands)} points")
+        kept = self.screen("tile", cands)
+        pts = {p["design"]: p for p in pa.tile_points(n, logq, pb.AREA_BUDGET_UM2)}
+        bt = pa.best_tile(list(pts.values()))
+        todo = []
+        for d, units in kept:
+            p = pts.get(d)
+            if p and p["status"] in ("measured", "carried"):
+                self.note(d, units, "tile", "ok", p["status"])
+                self.out(f"  {d}: {p['status']}")
+            elif bt and units < bt["units"]:
+                why = f"fewer units than `{bt['design']}`, measured within 25 mm2 (the tile's throughput grows with P)"
+                self.note(d, units, "tile", "pruned", why)
+                self.out(f"  {d}: pruned: {why}")
+            else:
+                todo.append((d, units))
+        self.run("tile", todo)
+        pts = [p for p in pa.tile_points(n, logq, pb.AREA_BUDGET_UM2)]
+        bt = pa.best_tile(pts)
+        self.log.append(f"{self.set}: tile: {len(cands)} points, {sum(p['status'] in ('measured', 'carried') for p in pts)} "
+                        f"measured, best {bt['design'] if bt else 'none measured within 25 mm2'}")
+        self.out(f"  -> {self.log[-1].split(': ', 2)[2]}")
 
     def lanes_step(self, configs, nm):
         """P smallest first, in waves of the job count; the larger P are pruned once one exceeds the budget."""

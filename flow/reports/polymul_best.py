@@ -31,7 +31,7 @@ import sys
 
 import layout
 from harden import flow_sha256
-from reports import common
+from reports import common, polymul_arch
 from reports.common import (fmt, generated_by, harden_result, md_head, pyplot, read_json, same_rtl, save_figure, stamp,
                             tools_text, write_csv, write_md)
 
@@ -446,6 +446,8 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
             L.append("- what limits it:")
             L += [f"  - {x}" for x in limits(s)]
         L.append("")
+
+    L += polymul_arch.section(sets, GOAL_SETS, AREA_BUDGET_UM2)
 
     # every point
     L += ["## Every point, per set", "",

@@ -45,6 +45,21 @@ def manifest(d, n, logq, lanes, w, limbs, mul="fast", store="sram", macro_um2=0.
                       {"name": "out_c", "dir": "out", "width": limbs * lanes * w}]}
 
 
+def tile_manifest(d, n, units, macro_um2):
+    """A banked tile's manifest (reports.polymul_arch reads its macros and command cycles)."""
+    return {"design": d, "kind": "ntt", "polymul": True, "n": n, "p": units,
+            "sram": {"macro_count": 8 * units, "macro_area_um2": macro_um2},
+            "cycles": {"LOAD": n + 1, "UNLOAD": n + 3, "NTT": 5 * n // units, "INTT": 5 * n // units, "PWMUL": n // units + 8}}
+
+
+def add_tiles(build, n=1024, logq=19, macro_per_unit_um2=1.9e6):
+    """The tile at P = 1..32 (polymul_<n>_<logq>[_p<P>]; P = 2 is the name without _p)."""
+    for u in (1, 2, 4, 8, 16, 32):
+        d = f"polymul_{n}_{logq}" + ("" if u == 2 else f"_p{u}")
+        if not layout.manifest(d).exists():
+            add_design(build, tile_manifest(d, n, u, macro_per_unit_um2 * u))
+
+
 def add_design(build, mf, std_um2=None, cp_ns=None, rtl_text=None, wrong_rtl=False):
     d = mf["design"]
     layout.rtl_dir(d).mkdir(parents=True)
@@ -233,7 +248,7 @@ def test_plan_refusals_and_macro_skip(tree, monkeypatch):
     # --max-points 3: three points to run, the rest capped; nothing ran, nothing was generated
     assert text.count(": to run") == 3 and "not run: --max-points reached" in text
     assert not layout.rtl_dir("polymul_4096_62_s4_w32").exists()
-    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 5
+    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 6  # five stream steps and the tile
 
 
 def test_names_and_sets():
@@ -274,6 +289,9 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
 
     def generate(designs):
         for d in designs:
+            if "_s" not in d:  # architecture (b): the tile at P = 1..32
+                add_tiles(build)
+                continue
             n, logq, P, w, L, mul, store = parse(d)
             if not layout.manifest(d).exists():
                 add_design(build, manifest(d, n, logq, P, w, L, mul, store, macro_um2=3e6 if P == 1 and store == "sram" else 0.0))
@@ -315,8 +333,36 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
     # the failure: recorded with the flow's last line, run once, its earlier result untouched
     assert rec["points"][failing]["status"] == "failed" and "ran out of memory" in rec["points"][failing]["why"]
     assert Runner.ran.count(failing) == 1 and layout.metrics(failing).read_text() == before
+    # architecture (b), the tile: P = 16 and 32 skipped (macros alone over 25 mm2), P = 8 carried from the
+    # table (16 mm2, within) as is P = 2, P = 1 and 4 pruned below P = 8; no tile synthesized
+    pts = rec["points"]
+    assert pts["polymul_1024_19_p16"]["status"] == "skipped" and pts["polymul_1024_19_p32"]["status"] == "skipped"
+    assert pts["polymul_1024_19_p8"]["status"] == "ok" and pts["polymul_1024_19_p8"]["why"] == "carried"
+    assert pts["polymul_1024_19"]["status"] == "ok"
+    assert all(pts[d]["status"] == "pruned" for d in ("polymul_1024_19_p1", "polymul_1024_19_p4"))
+    assert not [d for d in Runner.ran if "_s" not in d]
+    assert "tile: 6 points, 3 measured, best polymul_1024_19_p8" in s.log[-1]
     # resumable: a second sweep runs nothing (every measured point is up to date; the failure is retried)
     Runner.ran.clear()
     dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1).sweep()
     assert Runner.ran == [failing]
     assert "(1024, 19): start" in text
+
+
+def test_architectures_section(tree):
+    """reports/polymul_dse.md's architecture comparison at (1024, 19): the tile's cycles from its command
+    cycles, its stream floor, the P whose macros alone exceed the budget, and (c)'s storage bound."""
+    build, reports = tree
+    add_tiles(build)
+    pb.write_reports()
+    text = (reports / "polymul_dse.md").read_text()
+    sec = text.split("## Architectures")[1].split("\n## ")[0]
+    part = sec.split("### (1024, 19)")[1].split("### ")[0]
+    # tile P = 8: 2 (n + 1) + (n + 3) + 3 (5n/8) + (n/8 + 8) = 2050 + 1027 + 1920 + 136 cycles at 15.7 ns
+    assert "| (b) tile | `polymul_1024_19_p8` | 8 | 64 | 15.20 | 16.000 | 63.7 | 5,133 |" in part
+    assert "| (a) streaming | `polymul_1024_19_s8_w20` | 8 |" in part
+    # P = 8's streams alone: 3077 cycles x 15.7 ns = 48.31 us, against (a)'s 0.32 us
+    assert "3,077 cycles, 48.31 us at its clock: 151.0x (a)'s whole product" in part
+    assert "P = 16 measures 32.00 mm2, over 25 mm2" in part
+    # (c): 3 n L w = 3 x 1024 x 1 x 20 bits, against the manifest's 3 n w (the fixture's delay-line bits)
+    assert "at least 61,440 bits of corner-turn memory against (a)'s 61,440 delay-line bits (1.000x)" in part
