@@ -31,7 +31,7 @@ import sys
 
 import layout
 from harden import flow_sha256
-from reports import common, polymul_arch
+from reports import common, polymul_arch, polymul_best_fpga
 from reports.common import (fmt, generated_by, harden_result, md_head, pyplot, read_json, same_rtl, save_figure, stamp,
                             tools_text, write_csv, write_md)
 
@@ -448,6 +448,7 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
         L.append("")
 
     L += polymul_arch.section(sets, GOAL_SETS, AREA_BUDGET_UM2)
+    L += polymul_best_fpga.section(sets)
 
     # every point
     L += ["## Every point, per set", "",

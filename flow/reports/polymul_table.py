@@ -347,6 +347,12 @@ def main():
                     r["ecp5_speedup_flint"] = sws["flint_median_s"] * 1e6 / r["ecp5_us_per_product"]
         fpga.append(r)
 
+    # the streaming engines' winners at (1024, 19) and (2048, 33) on the same two targets (their
+    # section is polymul_best.py's, later in make reports)
+    if not a.collect_only:
+        from reports import polymul_best, polymul_best_fpga
+        polymul_best_fpga.run(polymul_best.collect()["sets"])
+
     write(rows, asic, search, sw, device, fpga)
 
 

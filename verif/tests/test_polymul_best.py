@@ -366,3 +366,33 @@ def test_architectures_section(tree):
     assert "P = 16 measures 32.00 mm2, over 25 mm2" in part
     # (c): 3 n L w = 3 x 1024 x 1 x 20 bits, against the manifest's 3 n w (the fixture's delay-line bits)
     assert "at least 61,440 bits of corner-turn memory against (a)'s 61,440 delay-line bits (1.000x)" in part
+
+
+def test_fpga_section_of_the_winners(tree):
+    """The winners' FPGA rows: xcup counts beside Table IV's as counts, ECP5's overflow or its Fmax and
+    the time per product at it; a result of other RTL is absent."""
+    build, reports = tree
+
+    def fpga(d, target, rtl=None, **kw):
+        p = layout.fpga_metrics(d, target)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        sha = rtl or hashlib.sha256(layout.rtl(d).read_bytes()).hexdigest()
+        p.write_text(json.dumps({"design": d, "target": target, "rtl_sha256": sha, "date": "2026-11-26 01:00 UTC",
+                                 "tools": {"pyosys": "0.70"}, **kw}))
+    # (1024, 19)'s winner is polymul_1024_19_s8_w20 (128 cycles a product): it routes at 50 MHz on ECP5
+    fpga("polymul_1024_19_s8_w20", "xcup", resources={"LUT": 12345, "FF": 6789, "DSP": 99, "BRAM18": 4, "URAM": 0})
+    fpga("polymul_1024_19_s8_w20", "ecp5", fits=True, fmax_mhz_median=50.0, routed=True,
+         utilization={"TRELLIS_COMB": {"used": 40000}, "MULT18X18D": {"used": 150}, "DP16KD": {"used": 8}})
+    # (2048, 33)'s: xcup of other RTL (absent), ECP5 does not fit
+    fpga("polymul_2048_33_s4_w18", "xcup", rtl="0" * 64, resources={"LUT": 1})
+    fpga("polymul_2048_33_s4_w18", "ecp5", fits=False, overflow="MULT18X18D: 400 of 156")
+    pb.write_reports()
+    sec = (reports / "polymul_dse.md").read_text().split("## FPGA: the best engines")[1].split("\n## ")[0]
+    r1 = next(l for l in sec.splitlines() if "`polymul_1024_19_s8_w20`" in l).split(" | ")
+    assert r1[3:8] == ["12,345", "6,789", "99", "4", "0"]
+    assert r1[12].startswith("40,000 LUT4, 150 MULT18X18D, 8 DP16KD") and r1[13] == "50.0"
+    assert r1[14] == "2.56"                                  # 128 cycles at 50 MHz
+    assert r1[15].rstrip(" |") == f"{7390 / 299:.2f}"        # Table IV: latency / fmax
+    r2 = next(l for l in sec.splitlines() if "`polymul_2048_33_s4_w18`" in l).split(" | ")
+    assert r2[3] == "n/a" and r2[12] == "does not fit: MULT18X18D: 400 of 156"
+    assert "`polymul_2048_33_s4_w18` xcup" in sec and "`polymul_1024_19_s8_w20` xcup" not in sec

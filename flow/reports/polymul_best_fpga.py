@@ -1,0 +1,100 @@
+"""The best streaming engines on FPGA, beside the SSA paper's Table IV (docs/polymul_dse.md, "FPGA").
+
+The issue asks for the (1024, 19) and (2048, 33) winners' Verilog (the same files as the ASIC flow)
+on UltraScale+, `synth_xilinx -family xcup` counts (the family of the paper's ZCU102), and on ECP5,
+nextpnr place and route with its Fmax. flow/fpga.py makes both (build/<d>/fpga/<target>/); this
+module runs it for the winners (`run`, from `make reports` through polymul_table.py) and writes the
+section (`section`) from its results: a result of other RTL is not used, a missing one is absent.
+
+Table IV gives percentages of its part (Table III); they are shown as counts (ntt.millar_tables
+.resource_counts). A design that does not fit the ECP5 part is reported with the resource that
+overflows, as fpga.py finds it before placement; it is never retargeted.
+"""
+import subprocess
+import sys
+
+from reports.common import FLOW, fmt, fpga_result, md_head, same_rtl
+
+FPGA_SETS = ((1024, 19), (2048, 33))  # the issue's: the winners of these two sets
+TARGETS = ("xcup", "ecp5")
+
+
+def winners(sets: dict) -> list:
+    """[(n, logq, best point)] at FPGA_SETS that have a measured best design."""
+    return [(*key, sets[key]["best"]) for key in FPGA_SETS if key in sets and sets[key].get("best")]
+
+
+def current(d: str, target: str):
+    """fpga.py's result of the design's current RTL, or None."""
+    m = fpga_result(d, target)
+    return m if m and same_rtl(m, d) else None
+
+
+def run(sets: dict, out=print):
+    """fpga.py on each winner and target without a result of its current RTL. A failure is reported
+    and left for the section to show as absent; earlier results stay (fpga.py replaces its folder
+    only on success)."""
+    for n, logq, b in winners(sets):
+        for target in TARGETS:
+            d = b["design"]
+            if current(d, target):
+                out(f"polymul-fpga: {d} {target}: up to date")
+                continue
+            out(f"polymul-fpga: {d} {target} ...")
+            r = subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, target])
+            if r.returncode:
+                out(f"polymul-fpga: {d} {target}: fpga.py failed (exit {r.returncode}); its figures are absent")
+
+
+def paper_counts() -> dict:
+    """{(n, logq): (Table4Row, {resource: count})} of the paper's Table IV, or {} if its data cannot be read."""
+    from ntt import millar_tables as mt
+    try:
+        device = mt.paper_device()
+        return {(r.n, r.logq): (r, {k: v[0] for k, v in mt.resource_counts(r, device).items()}) for r in mt.paper_table4()}
+    except (OSError, KeyError, ValueError):
+        return {}
+
+
+def section(sets: dict) -> list:
+    paper = paper_counts()
+    L = ["## FPGA: the best engines beside the SSA paper's Table IV", "",
+         "The same Verilog as the ASIC flow (flow/fpga.py; the SKY130 clock gate read from its FPGA model: BUFGCE on "
+         "UltraScale+, a DCCA on ECP5). UltraScale+: `synth_xilinx -family xcup` counts (no Fmax: no open signoff timing "
+         "for Xilinx parts). ECP5: LFE5U-85F, nextpnr out of context; a design that does not fit is reported with the "
+         "resource that overflows. Paper: Table IV, placed and routed on its ZCU102 (percentages of Table III's totals "
+         "as counts), two butterflies a cycle; us per product = its latency / fmax.", "",
+         *md_head("n", "log q", "design", "LUT", "FF", "DSP", "BRAM18", "URAM", "paper LUT", "paper FF", "paper DSP",
+                  "paper BRAM18", "ECP5", "ECP5 Fmax (MHz)", "us per product at ECP5 Fmax", "paper us per product")]
+    absent = []
+    for n, logq, b in winners(sets):
+        d = b["design"]
+        x, e = current(d, "xcup"), current(d, "ecp5")
+        res = (x or {}).get("resources", {})
+        pr, pc = paper.get((n, logq), (None, {}))
+        if e is None:
+            ecp5, fmax, us = "absent", None, None
+        elif not e.get("fits", True):
+            ecp5, fmax, us = f"does not fit: {e.get('overflow')}", None, None
+        else:
+            u = e.get("utilization", {})
+            fmax = e.get("fmax_mhz_median")
+            ecp5 = (f"{u.get('TRELLIS_COMB', {}).get('used', 0):,} LUT4, {u.get('MULT18X18D', {}).get('used', 0)} MULT18X18D, "
+                    f"{u.get('DP16KD', {}).get('used', 0)} DP16KD" + ("" if e.get("routed", True) else " (not routed)"))
+            us = b["cycles_per_product"] / fmax if fmax else None
+        if x is None or e is None:
+            absent += [f"`{d}` {t}" for t, m in (("xcup", x), ("ecp5", e)) if m is None]
+        L.append(f"| {n} | {logq} | `{d}` | {fmt(res.get('LUT'), ',')} | {fmt(res.get('FF'), ',')} | {fmt(res.get('DSP'), ',')} | "
+                 f"{fmt(res.get('BRAM18'), ',')} | {fmt(res.get('URAM'), ',')} | {fmt(pc.get('lut'), ',')} | {fmt(pc.get('ff'), ',')} | "
+                 f"{fmt(pc.get('dsp'), ',')} | {fmt(pc.get('bram18'), ',')} | {ecp5} | {fmt(fmax, '.1f')} | {fmt(us, ',.2f')} | "
+                 f"{fmt(pr.latency / pr.fmax_mhz if pr else None, '.2f')} |")
+    L.append("")
+    dates = [m["date"] for _, _, b in winners(sets) for m in (current(b["design"], t) for t in TARGETS) if m]
+    tools = sorted({f"{k} {v}" for _, _, b in winners(sets) for m in (current(b["design"], t) for t in TARGETS) if m
+                    for k, v in (m.get("tools") or {}).items()})
+    if dates:
+        L += [f"Results dated {min(dates)} to {max(dates)}; tools: {', '.join(tools)}.", ""]
+    if absent:
+        L += [f"Absent (no result of the current RTL in build/): {', '.join(absent)}. `make reports` runs them "
+              "(flow/fpga.py <design> xcup|ecp5).", ""]
+    return L
