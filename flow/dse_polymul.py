@@ -124,7 +124,25 @@ class SetSweep:
 
     def measured(self, d):
         r = self.row(d)
-        return r if r and r["status"] == "measured" else None
+        if r and r["status"] == "measured":
+            return r
+        a = self.alias(d)
+        return {**a, "design": d, "aliases": [a["design"]]} if a else None
+
+    def alias(self, d):
+        """A measured point of the same circuit under another name (the sweep spells the width out,
+        `polymul_1024_19_s4_w20`; a design measured as `polymul_1024_19_s4` is the same engine), or None."""
+        mf = pb.stream_manifest(d)
+        if mf is None:
+            return None
+        key = pb.config_key(mf)
+        for o in pb.stream_designs():
+            omf = pb.stream_manifest(o) if o != d else None
+            if omf and pb.config_key(omf) == key:
+                r = pb.point(o, omf)
+                if r["status"] == "measured":
+                    return r
+        return None
 
     # -- a step: registry, generation, the storage estimate, then synthesis
     def screen(self, step, cands, twin_of=None):
@@ -179,6 +197,11 @@ class SetSweep:
             if fresh:
                 self.note(d, lanes, step, "ok", "up to date")
                 self.out(f"  {d}: up to date ({dse.result(d).get('date')})")
+                continue
+            a = None if self.rerun else self.alias(d)
+            if a:
+                self.note(d, lanes, step, "ok", f"measured as `{a['design']}` (the same circuit)")
+                self.out(f"  {d}: measured as {a['design']} (the same circuit, {a.get('date')})")
                 continue
             if self.budget[0] is not None and self.budget[0] <= 0:
                 self.note(d, lanes, step, "capped", "not run: --max-points reached")

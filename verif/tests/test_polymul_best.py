@@ -396,3 +396,36 @@ def test_fpga_section_of_the_winners(tree):
     r2 = next(l for l in sec.splitlines() if "`polymul_2048_33_s4_w18`" in l).split(" | ")
     assert r2[3] == "n/a" and r2[12] == "does not fit: MULT18X18D: 400 of 156"
     assert "`polymul_2048_33_s4_w18` xcup" in sec and "`polymul_1024_19_s8_w20` xcup" not in sec
+
+
+def test_sweep_takes_a_measured_alias(tree, monkeypatch):
+    """A point measured under another name of the same circuit (polymul_4096_62_s4_w32 spelled
+    differently) is not synthesized again, and the descent uses its figures."""
+    import dse
+    build, _ = tree
+    # the same engine as the sweep's canonical name polymul_2048_33_s4_w18, measured as polymul_2048_33_s4
+    add_design(build, manifest("polymul_2048_33_s4", 2048, 33, 4, 18, 2), std_um2=8e6, cp_ns=4.0)
+    import shutil
+    shutil.rmtree(build / "polymul_2048_33_s4_w18")
+    monkeypatch.setattr(registry, "describe_many",
+                        lambda names: {n: {"design": n, "params": {"limb_bits": 18, "limbs": 2}} for n in names})
+
+    def generate(designs):
+        for d in designs:
+            if d == "polymul_2048_33_s4_w18" and not layout.manifest(d).exists():
+                add_design(build, manifest(d, 2048, 33, 4, 18, 2))
+        return [d for d in designs if d != "polymul_2048_33_s4_w18"]  # the rest: "cannot be generated"
+    monkeypatch.setattr(dse, "generate", generate)
+
+    class Runner:
+        ran = []
+
+        def run(self, designs, rerun):
+            self.ran += designs
+            return {d: {"design": d, "ok": False, "wall_s": 0, "tail": "not in this test"} for d in designs}
+    rec = {"points": {}, "log": {}, "runs": []}
+    s = dse_polymul.SetSweep(2048, 33, "run", runner=Runner(), rec=rec, out=lambda x: None, jobs=1)
+    s.sweep()
+    assert "polymul_2048_33_s4_w18" not in Runner.ran
+    assert rec["points"]["polymul_2048_33_s4_w18"]["why"] == "measured as `polymul_2048_33_s4` (the same circuit)"
+    assert "best polymul_2048_33_s4_w18" in s.log[0]
