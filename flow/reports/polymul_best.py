@@ -344,6 +344,13 @@ def limits(s: dict) -> list:
     else:
         why = next((v.get("why") for k, v in rec.items() if v.get("set") == f"{b['n']}_{b['logq']}"
                     and v.get("lanes") == 2 * b["lanes"] and v.get("status") in ("skipped", "pruned", "failed")), None)
+        if not why and bigger and b.get("stdcell_um2"):
+            # what the macros of the next P (its manifest) leave for standard cells, beside this P's measured cells
+            q = bigger[0]
+            left = AREA_BUDGET_UM2 - q["macro_estimate_um2"]
+            why = (f"not synthesized (`{q['design']}`); its macros take {q['macro_estimate_um2'] / 1e6:.2f} mm2 (manifest), "
+                   f"leaving {left / 1e6:.2f} mm2 for standard cells, against the {b['stdcell_um2'] / 1e6:.2f} mm2 that "
+                   f"P = {b['lanes']} measures ({left / b['stdcell_um2']:.2f}x; every lane has its own multipliers)")
         out.append(f"area: {nxt} of this configuration: " + (why or "not measured"))
     stor = (f"storage: {fmt(b['delay_line_bits'], ',')} delay-line bits, {fmt(b['macro_count'])} macros = "
             f"{b['macro_mm2']:.2f} mm2 ({100 * b['macro_um2'] / b['area_um2']:.0f}% of the area)")
@@ -351,11 +358,16 @@ def limits(s: dict) -> list:
     if b["io_bits_per_cycle"]:
         out.append(f"ports: {b['io_bits_per_cycle']} data bits a cycle (in_a + in_b + out_c) = "
                    f"{b['io_bits_per_cycle'] * b['clock_mhz'] / 1e3:.1f} Gbit/s at this clock")
-    g = goal_check(s)[0]
-    if g["ok"] is False:
-        need = g["short_by"]
-        out.append(f"the tfhe-ntt goal needs {need:.2f}x the throughput: {b['clock_mhz'] * need:.0f} MHz at P = {b['lanes']}, "
-                   f"or P = {2 ** math.ceil(math.log2(b['lanes'] * need))} at {b['clock_mhz']:.0f} MHz")
+    for g, what in zip(goal_check(s)[:2], ("tfhe-ntt", "FPGA")):
+        if g["ok"] is False:
+            need = g["short_by"]
+            p_up = 2 ** math.ceil(math.log2(b["lanes"] * need))
+            between = [p for p in (2 * b["lanes"],) if p < p_up]  # the next P, at the clock it would need
+            out.append(f"the {what} goal needs {need:.2f}x the throughput: {b['clock_mhz'] * need:.0f} MHz "
+                       f"({1000 / (b['clock_mhz'] * need):.2f} ns) at P = {b['lanes']}, "
+                       + "".join(f"{b['clock_mhz'] * need * b['lanes'] / p:.0f} MHz "
+                                 f"({1000 * p / (b['clock_mhz'] * need * b['lanes']):.2f} ns) at P = {p}, " for p in between)
+                       + f"or P = {p_up} at {b['clock_mhz']:.0f} MHz")
     return out
 
 

@@ -429,3 +429,20 @@ def test_sweep_takes_a_measured_alias(tree, monkeypatch):
     assert "polymul_2048_33_s4_w18" not in Runner.ran
     assert rec["points"]["polymul_2048_33_s4_w18"]["why"] == "measured as `polymul_2048_33_s4` (the same circuit)"
     assert "best polymul_2048_33_s4_w18" in s.log[0]
+
+
+def test_limits_of_a_missed_goal(tree):
+    """A best design that misses 10x the paper's FPGA: what the next P's macros leave for cells, and the
+    clock each P would need (Table IV (4096, 62): 33,184 cycles at 256 MHz = 129.625 us)."""
+    build, _ = tree
+    add_design(build, manifest("polymul_4096_62_s1_w32", 4096, 62, 1, 32, 2, macro_um2=13e6), std_um2=7.5e6, cp_ns=10.0)
+    add_design(build, manifest("polymul_4096_62_s2_w32", 4096, 62, 2, 32, 2, macro_um2=12.5e6))
+    s = pb.collect()["sets"][(4096, 62)]
+    assert s["best"]["design"] == "polymul_4096_62_s1_w32"
+    lines = pb.limits(s)
+    area = next(l for l in lines if l.startswith("area: P = 2"))
+    assert "its macros take 12.50 mm2 (manifest), leaving 12.50 mm2 for standard cells, against the 7.50 mm2" in area
+    # ours 4096 cycles x 10 ns = 40.96 us; 10x the paper needs 12.9625 us: 3.160x
+    fpga = next(l for l in lines if l.startswith("the FPGA goal"))
+    assert fpga == ("the FPGA goal needs 3.16x the throughput: 316 MHz (3.16 ns) at P = 1, 158 MHz (6.33 ns) at P = 2, "
+                    "or P = 4 at 100 MHz")
