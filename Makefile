@@ -158,12 +158,14 @@ fpga:
 # The software baselines run first, so the polymul tables compare with figures from this run.
 reports: rtl-all sw-baseline
 	.venv/bin/python flow/reports/asic_table.py || status=$$?; \
+# polymul_primes.py (the limb prime classes, about half a minute) needs only the registry and the C counter.
 	.venv/bin/python flow/reports/ntt_table.py || status=$$?; \
 	.venv/bin/python flow/reports/reduction_table.py || status=$$?; \
 	.venv/bin/python flow/reports/polymul_table.py || status=$$?; \
 	.venv/bin/python flow/reports/polymul_best.py || status=$$?; \
 	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
 	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
+	.venv/bin/python flow/reports/polymul_primes.py || status=$$?; \
 
 # Design-space exploration (docs/modmul.md, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
 # FAMILY=barrett,shoup,gshoup K=32,64 (full sweeps) WIDE=128,256 (the best few of k = 64; WIDE= skips) JOBS=<cores>; DASK=tcp://host:8786 runs the points on a Dask

@@ -45,9 +45,21 @@ Functions:
                                                                     l3 is None for "2l")
     proth_l_primes(k, logqh, kind) -> [ProthLPrime]          (sorted by q)
     is_proth(q, k, logqh), is_proth_l(q, k, logqh, kind)
-    count_proth_primes(k, logqh, method="auto")              (Python, or tools/proth_count.c)
+    count_proth_primes(k, logqh, method="auto", n=None)      (Python, or tools/proth_count.c;
+                                                              n: only those with 2n | q - 1)
+    count_ntt_primes(k, n, method="auto")                    k-bit primes q = 1 (mod 2n), n a power of two
+    estimate_ntt_primes(k, n)                                the same by the prime number theorem
+    largest_ntt_primes(k, n, count)                          the `count` largest of them, largest first
+    proth_ntt_n(k, logqh, n)                                 n' with: Proth of (k, logqh) and 2n | q - 1
+                                                              <=> k bits and 2n' | q - 1
     largest_prime(bound, cls, **params)                      (cls: ntt, proth, proth2l, proth3l)
     two_adic_valuation(x)
+
+NTT-friendly primes of exactly k bits (the streaming polymul engine's limbs, docs/polymul.md): with
+2n = 2^m, q = 1 (mod 2n) and 2^(k-1) < q < 2^k is q = q_h * 2^m + 1 with q_h of exactly k - m bits,
+the Proth form without its bound log q_h <= k/2, so the same counters count them. The classes nest:
+a Proth prime of class (k, log q_h) has 2^(k - log q_h) | q - 1, so it is 1 mod 2n exactly when it is
+a k-bit prime 1 mod 2n' with n' = max(n, 2^(k - log q_h - 1)) (proth_ntt_n).
 
 ProthLPrime records carry v2, the 2-adic valuation of q - 1, and max_log_n = v2 - 1: the largest
 negacyclic NTT size 2^max_log_n, since a negacyclic NTT of size n needs 2n | q - 1.
@@ -56,6 +68,7 @@ Command line: ``python -m primetools --help`` from verif/ (see :mod:`primetools.
 Primality: :func:`primetools.primes.is_probable_prime` (seeded Miller-Rabin, 32 rounds) in Python; the
 C counter uses the deterministic 64-bit Miller-Rabin. The tests check that the two agree.
 """
+import math
 from functools import lru_cache
 from typing import NamedTuple, Optional, Tuple
 
@@ -227,12 +240,10 @@ def _count_python(k: int, logqh: int) -> int:
     return sum(1 for qh in range(1 << (logqh - 1), 1 << logqh) if is_probable_prime((qh << w) + 1))
 
 
-def count_proth_primes(k: int, logqh: int, method: str = "auto") -> int:
-    """The number of Proth primes of class (k, log q_h) (Table 3's "# primes" for K²RED/WLM-Mixed).
-
-    method: "python", "c" (tools/proth_count.c, built on first use; k <= 64), or "auto": Python up
-    to PYTHON_COUNT_LIMIT candidates q_h, C above."""
-    check_proth_class(k, logqh)
+def _count_form(k: int, logqh: int, method: str, hint: str, progress: bool = True) -> int:
+    """Primes q_h * 2^(k - logqh) + 1 over every q_h of exactly logqh bits (1 <= logqh < k), by
+    either counter; hint: how to ask for fewer candidates when the count is out of reach; progress:
+    the C counter's progress and "done" lines on stderr."""
     candidates = 1 << (logqh - 1)
     if method == "auto":
         method = "python" if candidates <= PYTHON_COUNT_LIMIT else "c"
@@ -241,7 +252,7 @@ def count_proth_primes(k: int, logqh: int, method: str = "auto") -> int:
                 raise ValueError(
                     f"counting {candidates} candidates for k = {k} is out of reach: the C counter "
                     f"handles k <= 64 only, and Python more than 2^{PYTHON_COUNT_MAX.bit_length() - 1} "
-                    f"candidates would take hours; use a smaller log q_h")
+                    f"candidates would take hours; {hint}")
             method = "python"
     if method == "python":
         return _count_python(k, logqh)
@@ -249,8 +260,102 @@ def count_proth_primes(k: int, logqh: int, method: str = "auto") -> int:
         if k > 64:
             raise ValueError(f"the C counter handles k <= 64 only (k = {k}); use method='python'")
         from .proth_native import native_count
-        return native_count(k, logqh)
+        return native_count(k, logqh, progress=progress)
     raise ValueError(f"method must be 'auto', 'python' or 'c', got {method!r}")
+
+
+def _check_method(method: str) -> str:
+    if method not in ("auto", "python", "c"):
+        raise ValueError(f"method must be 'auto', 'python' or 'c', got {method!r}")
+    return method
+
+
+def check_power_of_two(name: str, value) -> int:
+    """value, if it is a power of two >= 1; ValueError otherwise."""
+    _check_int(name, value, 1)
+    if value & (value - 1):
+        raise ValueError(f"{name} = {value} is not a power of two (the counts here need 2{name} = 2^m)")
+    return value
+
+
+def proth_ntt_n(k: int, logqh: int, n: int) -> int:
+    """The n' for which the Proth primes of class (k, log q_h) with 2n | q - 1 are exactly the k-bit
+    primes with 2n' | q - 1: n' = max(n, 2^(k - log q_h - 1)), n a power of two (a Proth prime of the
+    class already has 2^(k - log q_h) | q - 1)."""
+    w = check_proth_class(k, logqh)
+    return max(check_power_of_two("n", n), 1 << (w - 1))
+
+
+def count_proth_primes(k: int, logqh: int, method: str = "auto", n: int = None) -> int:
+    """The number of Proth primes of class (k, log q_h) (Table 3's "# primes" for K²RED/WLM-Mixed);
+    with n (a power of two), only those an NTT of size n can use: 2n | q - 1.
+
+    method: "python", "c" (tools/proth_count.c, built on first use; k <= 64), or "auto": Python up
+    to PYTHON_COUNT_LIMIT candidates, C above."""
+    check_proth_class(k, logqh)
+    if n is not None:
+        return count_ntt_primes(k, proth_ntt_n(k, logqh, n), method)
+    return _count_form(k, logqh, method, "use a smaller log q_h")
+
+
+def _ntt_logqh(k: int, n: int) -> int:
+    """k - m for 2n = 2^m: the bit length of q_h in q = q_h * 2^m + 1 (< 1: no k-bit candidate)."""
+    _check_int("k", k, 2)
+    return k - check_power_of_two("n", n).bit_length()
+
+
+def count_ntt_primes(k: int, n: int, method: str = "auto") -> int:
+    """The number of primes q = 1 (mod 2n) of exactly k bits, 2^(k-1) < q < 2^k, n a power of two:
+    the NTT-friendly k-bit primes, the streaming polymul engine's limb class. 2^(k-1) / (2n)
+    candidates (the Proth form with q_h of k - log2(2n) bits, see the module docstring); 0 when
+    2n >= 2^k leaves none. method as for count_proth_primes."""
+    _check_method(method)
+    logqh = _ntt_logqh(k, n)
+    if logqh < 1:
+        return 0
+    return _count_form(k, logqh, method, "use a larger n", progress=False)
+
+
+def _li(x: float) -> float:
+    """The logarithmic integral li(x) for x > 1 (Ramanujan's series; every term positive)."""
+    gamma = 0.5772156649015329
+    u = math.log(x)
+    total, term, j = 0.0, 1.0, 0
+    while True:
+        j += 1
+        term *= u / j                      # u^j / j!
+        add = term / j
+        total += add
+        if add < total * 1e-17 and j > u:
+            return gamma + math.log(u) + total
+
+
+def estimate_ntt_primes(k: int, n: int) -> float:
+    """The prime number theorem's count of the k-bit primes q = 1 (mod 2n), n a power of two:
+    (li(2^k) - li(2^(k-1))) / phi(2n), phi(2n) = n. An estimate, not a count: where
+    count_ntt_primes is out of reach."""
+    _check_int("k", k, 2)
+    check_power_of_two("n", n)
+    if _ntt_logqh(k, n) < 1:
+        return 0.0
+    return (_li(2.0 ** k) - _li(2.0 ** (k - 1))) / n
+
+
+def largest_ntt_primes(k: int, n: int, count: int) -> list:
+    """The `count` largest primes q = 1 (mod 2n) of exactly k bits, largest first (fewer when fewer
+    exist): the streaming polymul engine's choice of limbs (StreamPrimes.scala). n need not be a
+    power of two. Scans every candidate when fewer than `count` exist: ask only where there are few
+    candidates or many primes."""
+    _check_int("k", k, 2)
+    step = 2 * _check_int("n", n, 1)
+    _check_int("count", count, 0)
+    q = ((1 << k) - 1) // step * step + 1  # the largest q = 1 (mod 2n) below 2^k
+    out = []
+    while len(out) < count and q > 1 << (k - 1):
+        if is_probable_prime(q):
+            out.append(q)
+        q -= step
+    return out
 
 
 def largest_prime(bound: int, cls: str, **params) -> int:
