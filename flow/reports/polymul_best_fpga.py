@@ -89,6 +89,12 @@ def section(sets: dict) -> list:
                  f"{fmt(pc.get('dsp'), ',')} | {fmt(pc.get('bram18'), ',')} | {ecp5} | {fmt(fmax, '.1f')} | {fmt(us, ',.2f')} | "
                  f"{fmt(pr.latency / pr.fmax_mhz if pr else None, '.2f')} |")
     L.append("")
+    lut_products = [f"`{b['design']}`" for _, _, b in winners(sets)
+                    if b.get("mul") == "fast" and ((current(b["design"], "xcup") or {}).get("resources") or {}).get("DSP") == 0]
+    if lut_products:
+        L += [f"DSP 0 ({', '.join(lut_products)}): the `_mfast` multipliers are explicit product trees (make dse's best "
+              "for SKY130 cells), which Yosys maps to LUTs and carry chains, not to DSP slices; the `_mpaper` twin "
+              "writes its products as `*`, which it maps to DSPs.", ""]
     dates = [m["date"] for _, _, b in winners(sets) for m in (current(b["design"], t) for t in TARGETS) if m]
     tools = sorted({f"{k} {v}" for _, _, b in winners(sets) for m in (current(b["design"], t) for t in TARGETS) if m
                     for k, v in (m.get("tools") or {}).items()})
