@@ -18,6 +18,7 @@ import pytest
 import registry
 from polymul.stream import Engine, negacyclic_kronecker, negacyclic_reference, negacyclic_schoolbook
 from pdk import FlowError, find_pdk, sram_views
+from polymul_stream_verilator import run_products
 from runner import BUILD, ROOT, run_bench
 
 OUT = BUILD / "polymul_stream_tests"
@@ -44,6 +45,10 @@ LONG = {
 # MODFORGE_POLYMUL_OPS=1 there).
 MACRO_CASES = {"polymul_512_20_s1_mpaper": (512, 1, 1)}
 LONG_PRODUCTS = {"polymul_1024_19_s4_mpaper": (1024, 4, 1), "polymul_4096_62_s1_w32_mpaper": (4096, 1, 2)}
+# Too large for Icarus (192 MB of Verilog, its twiddle tables as ~1.3 M one-bit constant wires: Icarus was
+# still compiling after 15 CPU-minutes at 5.4 GB): the same Verilog and macro models under Verilator, a C++
+# harness moving the beats and the same Python oracle (verif/bench/polymul_stream_verilator.py).
+VERILATOR_PRODUCTS = {"polymul_4096_62_s1_w32_mpaper"}
 IS_LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
 if IS_LONG:
     CASES.update(LONG)
@@ -86,6 +91,13 @@ def test_polymul_stream_macros(generated, design):
     except FlowError as e:
         pytest.fail(str(e))
     rtl = OUT / design / "rtl" / f"{design}.v"
+    if design in VERILATOR_PRODUCTS:
+        # One product back to back (reset, latency and results), then two with stalls on both streams
+        # (under a second once built: the build is the cost, about 7 minutes and 9.7 GB of Verilator).
+        ops, seed = int(os.environ.get("MODFORGE_POLYMUL_OPS", "1")), int(os.environ.get("MODFORGE_SEED", "1"))
+        run_products(m, rtl, models, OUT / design / "sim_verilator", ops=ops, seed=seed)
+        run_products(m, rtl, models, OUT / design / "sim_verilator", ops=2, seed=seed + 1, in_stall=0.3, out_stall=0.3)
+        return
     log = OUT / design / "sim_rtl.log"
     run_bench(design, [rtl, *models], kind="rtl", test_module="polymul_stream_bench", manifest=rtl.with_suffix(".json"),
               log_file=log, testcase="random_products" if long_product else "stalls",
