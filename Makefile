@@ -37,6 +37,8 @@ help:
 	@echo "reports and DSE:"
 	@echo "  make reports            Table 1, Figures 2-3, the NTT, reduction, polymul and intfft tables in SKY130, the FPGA table -> reports/ (runs missing designs)"
 	@echo "  make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
+	@echo "  make dse FAMILY=reduction [K=64 | DESIGNS=monts_64_h17_2l_rb,...] [JOBS=1]  the reduction family's designs through the"
+	@echo "                          same recipe and product levers -> reports/dse_reduction.md, .csv (docs/reduction.md)"
 	@echo "  make dse-polymul [SETS=1024_19,2048_33,4096_62 JOBS=2 DASK=tcp://host:8786 MAX_POINTS=N PLAN=1]  the streaming"
 	@echo "                          polymul engine's exploration (lanes, limb width, multipliers, storage) -> reports/polymul_dse.md,"
 	@echo "                          polymul_best.csv (also: make dse FAMILY=polymul N=1024 LOGQ=19; docs/polymul_dse.md)"
@@ -156,16 +158,16 @@ fpga:
 # The paper's Table 1 and Figures 2-3 in SKY130, and the FPGA table (reports/); reruns only
 # designs whose RTL changed. One design's failure does not stop the others.
 # The software baselines run first, so the polymul tables compare with figures from this run.
+# polymul_primes.py (the limb prime classes, about half a minute) needs only the registry and the C counter.
 reports: rtl-all sw-baseline
 	.venv/bin/python flow/reports/asic_table.py || status=$$?; \
-# polymul_primes.py (the limb prime classes, about half a minute) needs only the registry and the C counter.
 	.venv/bin/python flow/reports/ntt_table.py || status=$$?; \
 	.venv/bin/python flow/reports/reduction_table.py || status=$$?; \
 	.venv/bin/python flow/reports/polymul_table.py || status=$$?; \
 	.venv/bin/python flow/reports/polymul_best.py || status=$$?; \
+	.venv/bin/python flow/reports/polymul_primes.py || status=$$?; \
 	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
 	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
-	.venv/bin/python flow/reports/polymul_primes.py || status=$$?; \
 
 # Design-space exploration (docs/modmul.md, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.
 # FAMILY=barrett,shoup,gshoup K=32,64 (full sweeps) WIDE=128,256 (the best few of k = 64; WIDE= skips) JOBS=<cores>; DASK=tcp://host:8786 runs the points on a Dask
@@ -176,13 +178,18 @@ WIDE   ?= 128,256
 JOBS   ?= $(shell nproc)
 # FAMILY=polymul runs the streaming polymul engine's exploration instead (dse-polymul below) at the
 # sets N=<n,...> LOGQ=<logq,...> (paired; without them the three goal sets).
+# FAMILY=reduction sweeps the reduction family's table designs at K (or DESIGNS=<d,...>) from their
+# paper recipes (docs/reduction.md, "Design-space exploration") -> reports/dse_reduction.md, .csv.
 N      ?=
 LOGQ   ?=
+DESIGNS ?=
 DASK_ARGS = $(if $(DASK),--scheduler $(DASK)) $(if $(DASK_LOCAL),--local-cluster $(DASK_LOCAL))
 .PHONY: dse dse-polymul
 dse: setup
 ifeq ($(FAMILY),polymul)
 	.venv/bin/python flow/dse_polymul.py $(if $(N),--n $(N) --logq $(LOGQ)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS))
+else ifeq ($(FAMILY),reduction)
+	.venv/bin/python flow/dse.py --family reduction --k $(K) $(if $(DESIGNS),--designs $(DESIGNS)) -j $(JOBS) $(DASK_ARGS)
 else
 	.venv/bin/python flow/dse.py --products --targets --family $(FAMILY) --k $(K) -j $(JOBS) $(DASK_ARGS)
 	$(if $(WIDE),.venv/bin/python flow/dse.py --products --family $(FAMILY) --k $(WIDE) --from-k 64 -j $(JOBS) $(DASK_ARGS))

@@ -3,6 +3,7 @@
 
     flow/dse.py [--family barrett,shoup,gshoup] [--k 32,64] [-j N] [--scheduler ADDR | --local-cluster N]
                 [--rerun] [--report-only]
+    flow/dse.py --family reduction [--k 64 | --designs monts_64_h17_2l_rb,...] [-j N] [--plan] ...
 
 For each family and width it starts from the paper-faithful design (`<family>_<k>`) and sweeps
 the levers one at a time, keeping the best point of each sweep (coordinate descent on
@@ -20,6 +21,16 @@ whose RTL and flow are unchanged since its last result is not rerun (as `make re
 
 Writes reports/dse.md, reports/dse.csv and reports/dse_<k>.png (area against critical path, the
 paper-faithful point marked). A point that fails is reported as failed; earlier results stay.
+
+`--family reduction` (docs/reduction.md, "Design-space exploration") runs the same descent on the
+reduction family's table designs at the widths given (build/designs.json's "reduction_table"), or on
+the designs named by --designs, from each design's paper recipe (the plain name): the levers the
+registry accepts for them (REDUCTION_LEVERS). A candidate the registry refuses (today the pipeline
+masks and truncations, which are the paper families' own) is not built: it is recorded as refused
+with the registry's reason. Writes reports/dse_reduction.md and dse_reduction.csv (with each
+design's modulus class and usable primes, as reports/reduction_table.md counts them); its steps are
+kept in build/dse/history_reduction.json, apart from the paper families'. --plan prints the first
+candidates of every step and the refusals without building anything.
 """
 import argparse
 import csv
@@ -46,6 +57,7 @@ TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
 DEFAULT_WIDTHS = (32, 64)
 
 # Lever values, in sweep order. A value is a list of variant tokens; [] is the paper's choice.
+# Each value is a candidate only if the registry accepts the name (refused ones are recorded, not built).
 SYNTH = [[], ["drc"], ["drc", "ns"], ["drc", "at"], ["drc", "fa1"]]
 ARCH = [[], ["mbdks"], ["mbdbk"], ["mbdhc"], ["madks"]]
 # Pipeline masks (bit order: BarrettOptRegs/ShoupRegs/GShoupRegs.names). `explicit` ones put
@@ -56,6 +68,16 @@ MASKS = {
     "shoup": {"yosys": ["p111001"], "explicit": ["p11101", "p11111", "p111111"]},
     "gshoup": {"yosys": ["p1111110001"], "explicit": ["p111111001", "p111111111", "p1111111111"]},
 }
+
+
+# The reduction family (docs/reduction.md): the synthesis recipe and the product architecture of the
+# paper families' sweep, minus what lost at 64 bits on every paper family there (ns, fa2: reports/dse.md,
+# "Every point"), so that a 64-bit design costs 7 points. The pipeline masks and truncations are
+# the paper families' own (their mask orders, their corrections): one probe each asks the registry,
+# which refuses them for every reduction design today (a reduction design's registers are its name's
+# preset, _ra/_rb); if it ever accepts one, the probe is measured like any other point.
+REDUCTION_LEVERS = [("synth", [[], ["drc"]]), ("arch", ARCH), ("pipe", [["p1"]]), ("trunc", [["t1"]]),
+                    ("synth", [["drc"], ["drc", "fa1"]])]
 
 
 def truncation(family: str, k: int) -> list:
@@ -72,9 +94,20 @@ def truncation(family: str, k: int) -> list:
 
 
 def name(family: str, k: int, tokens: list) -> str:
+    return variant(f"{family}_{k}", tokens)
+
+
+def variant(base: str, tokens: list) -> str:
+    """The registry name of `base` with variant tokens, in a canonical order (pipeline, truncation,
+    architecture, synthesis)."""
     order = {"p": 0, "t": 1, "m": 2}
     toks = sorted(tokens, key=lambda t: order.get(t[0], 3))
-    return f"{family}_{k}" + ("__" + "_".join(toks) if toks else "")
+    return base + ("__" + "_".join(toks) if toks else "")
+
+
+def refusals(names: list) -> dict:
+    """{name: the registry's reason} for the names the generator refuses (its message's first line)."""
+    return {n: e["error"].splitlines()[0] for n, e in registry.describe_many(names).items() if "error" in e}
 
 
 def replace(tokens: list, lever: str, values: list) -> list:
@@ -318,7 +351,33 @@ def transfer(family: str, k: int, k0: int, runner: Runner, rerun: bool, log: lis
 
 def sweep(family: str, k: int, runner: Runner, rerun: bool, log: list) -> dict:
     """Coordinate descent over the levers; returns {design: metrics} of every point it measured."""
-    seen = {}
+    synth = SYNTH if k <= 32 else [v for v in SYNTH if "at" not in v and "fa1" not in v]  # no gain at 32 (reports/dse.md)
+
+    def pipe(cur):
+        explicit = any(t.startswith("m") for t in cur)
+        return [[]] + [[m] for m in MASKS[family]["yosys"]] + ([[m] for m in MASKS[family]["explicit"]] if explicit else [])
+    # A second round of the synthesis recipe on the final configuration: adder cells (fa1) lose on
+    # Yosys's `*` but can win on an explicit tree (the products: reports/dse.md).
+    levers = [("synth", synth), ("arch", ARCH), ("pipe", pipe), ("trunc", [[], *[[t] for t in truncation(family, k)]]),
+              ("synth", [["drc"], ["drc", "fa1"], ["drc", "fa2"]])]
+    return descend(name(family, k, []), levers, runner, rerun, log)
+
+
+def step(base: str, cur: list, lever: str, values) -> tuple:
+    """One lever step from the tokens `cur`: (the candidates the registry accepts, {refused: reason}).
+    `values` is a list of token lists or a function of `cur` giving one."""
+    values = values(cur) if callable(values) else values
+    cands = list(dict.fromkeys(variant(base, replace(cur, lever, v)) for v in values))
+    refused = refusals(cands)
+    return [c for c in cands if c not in refused], refused
+
+
+def descend(base: str, levers: list, runner: "Runner", rerun: bool, log: list, outcome: dict = None) -> dict:
+    """Coordinate descent from `base` (its plain name: the paper's recipe) over `levers`, keeping the
+    best point of each step; returns {design: metrics or None} of every point it measured.
+    `outcome`, if given, receives {"refused": {name: reason}, "failed": [names]}."""
+    seen, refused = {}, {}
+    outcome = {} if outcome is None else outcome
 
     def measure(cands):
         cands = list(dict.fromkeys(c for c in cands if c not in seen))
@@ -333,25 +392,48 @@ def sweep(family: str, k: int, runner: Runner, rerun: bool, log: list) -> dict:
         return max(ok, key=lambda m: m["tput_per_area"]) if ok else None
 
     cur = []
-    default = name(family, k, cur)
-    measure([default])
-    synth = SYNTH if k <= 32 else [v for v in SYNTH if "at" not in v and "fa1" not in v]  # no gain at 32 (reports/dse.md)
-    # A second round of the synthesis recipe on the final configuration: adder cells (fa1) lose on
-    # Yosys's `*` but can win on an explicit tree (the products: reports/dse.md).
-    levers = [("synth", synth), ("arch", ARCH), ("pipe", None), ("trunc", [[], *[[t] for t in truncation(family, k)]]),
-              ("synth", [["drc"], ["drc", "fa1"], ["drc", "fa2"]])]
+    measure([base])
     for lever, values in levers:
-        if lever == "pipe":
-            explicit = any(t.startswith("m") for t in cur)
-            values = [[]] + [[m] for m in MASKS[family]["yosys"]] + ([[m] for m in MASKS[family]["explicit"]] if explicit else [])
-        cands = [name(family, k, replace(cur, lever, v)) for v in values]
+        cands, no = step(base, cur, lever, values)
+        refused.update(no)
         measure(cands)
-        b = best(cands + [name(family, k, cur)])
+        b = best(cands + [variant(base, cur)])
         if b:
             cur = variant_tokens(b["design"])
-        log.append(f"{family}_{k}: {lever}: {len(cands)} points, best {b['design'] if b else 'none'}")
+        log.append(f"{base}: {lever}: {len(cands)} points, best {b['design'] if b else 'none'}"
+                   + "".join(f"; refused `{n}`: {why}" for n, why in no.items()))
         print(f"dse: {log[-1]}", flush=True)
+    outcome["refused"] = refused
+    outcome["failed"] = [n for n, m in seen.items() if m is None]
     return seen
+
+
+def reduction_designs(ks: list, named: list = None) -> list:
+    """The reduction designs to sweep: the named ones, or the reduction table's designs at the widths
+    ks (build/designs.json's "reduction_table", in its order)."""
+    if named:
+        bad = refusals(named)
+        if bad:
+            raise FlowError("; ".join(bad.values()))
+        return list(dict.fromkeys(named))
+    table = registry.index()["reduction_table"]
+    entries = registry.describe_many(table)
+    return [d for d in table if entries[d]["params"]["k"] in ks]
+
+
+def plan_reduction(design: str) -> list:
+    """The first candidates of each lever step from the design's paper recipe (later steps start from
+    the best point found, so a run may propose others): [(lever, candidates, {refused: reason})]."""
+    return [(lever, *step(design, [], lever, values)) for lever, values in REDUCTION_LEVERS]
+
+
+def sweep_reduction(designs: list, runner: "Runner", rerun: bool, log: list) -> dict:
+    """The descent on each reduction design; returns {design: {"refused": ..., "failed": ...}}."""
+    out = {}
+    for d in designs:
+        out[d] = {}
+        descend(d, REDUCTION_LEVERS, runner, rerun, log, out[d])
+    return out
 
 
 # ---------------------------------------------------------------- reports
@@ -382,14 +464,8 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
 
     def eff(m, k):
         return k * k / (m["critical_path_ns"] * m["area_um2"])
-    lines = [
-        "# Design-space exploration: throughput per area of the modular multipliers",
-        "",
-        "Generated by `make dse` (flow/dse.py); do not edit. Throughput per area = 1/(P*A) in Gops/(s mm2) at one",
-        "operation per cycle; P = critical path at tt (OpenSTA), A = standard-cell area (pyosys 0.70, SKY130 hd),",
-        "post-synthesis without parasitics, every point through `make harden` in this run's flow",
-        f"(flow hash {flow_sha256()[:12]}). Ratios are against the paper-faithful design `<family>_<k>` of the same run.",
-        "",
+    lines = intro("Design-space exploration: throughput per area of the modular multipliers", "make dse",
+                  "the paper-faithful design `<family>_<k>`") + [
         "| family | k | paper-faithful 1/(P*A) | best | 1/(P*A) | ratio | best at the same latency | ratio | goal (2x / 1.5x) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -403,7 +479,7 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
         goal.append("met" if r["ratio_same_latency"] >= 1.5 else f"missed by {1.5 / r['ratio_same_latency']:.2f}x")
         lines.append(f"| {TITLES[r['family']]} | {r['k']} | {d['tput_per_area']:.3f} (L{d['latency']}) | `{b['design']}` (L{b['latency']}) | "
                      f"{b['tput_per_area']:.3f} | **{r['ratio']:.2f}x** | `{s['design']}` | **{r['ratio_same_latency']:.2f}x** | {' / '.join(goal)} |")
-    lines += ["", "1/(P*A) is in Gops/(s mm2): 1e6 / (P in ns * A in um2)."]
+    lines += ["", UNITS]
     # Efficiency with width
     by_fam = {}
     for r in rows:
@@ -424,10 +500,48 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
             lines.append(f"| {TITLES[fam]} {'paper-faithful' if which == 'default' else 'best'} | " +
                          " | ".join(f"{v:.5f}" for v in vals) + f" | {'n/a' if loss is None else f'{loss:.2f}x'}{verdict} |")
     lines += limit_section(by_fam, eff)
-    lines += ["", "## Every point", "", "| design | latency | area (um2) | critical path (ns) | 1/(P*A) | vs paper-faithful |", "|---|---|---|---|---|---|"]
+    groups = [({"family": family, "k": k}, pts, f"{family}_{k}")
+              for (family, k), pts in sorted(points.items(), key=lambda x: (x[0][1], FAMILIES.index(x[0][0])))]
+    table, csv_rows = every_point(groups, "vs paper-faithful")
+    lines += table
+    lines += target_section(points)
+    lines += product_section(sorted({k for _, k in points}))
+    history = merge_history(log, wall_s, jobs, date)
+    lines += ["", "## The sweep", "", "Coordinate descent, one lever at a time from the paper-faithful design; at 128 and 256 bits the",
+              "best few of k = 64 (flow/dse.py). The steps of the latest run of each family and width:", ""]
+    lines += [f"- {l}" for subject in sorted(history["log"], key=subject_order) for l in history["log"][subject]]
+    lines += run_time(point_times(points), history, tools, date)
+    write_table("dse", lines, csv_rows, ["family", "k"])
+    plot(points)
+    print(f"dse: wrote {REPORTS / 'dse.md'}, dse.csv, dse_<k>.png", flush=True)
+
+
+# ---------------------------------------------------------------- pieces of both reports
+
+UNITS = "1/(P*A) is in Gops/(s mm2): 1e6 / (P in ns * A in um2)."
+POINT_FIELDS = ["design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells"]
+
+
+def intro(title: str, command: str, baseline: str) -> list:
+    """A report's title and what its figures are; ratios are against `baseline`."""
+    return [
+        f"# {title}",
+        "",
+        f"Generated by `{command}` (flow/dse.py); do not edit. Throughput per area = 1/(P*A) in Gops/(s mm2) at one",
+        "operation per cycle; P = critical path at tt (OpenSTA), A = standard-cell area (pyosys 0.70, SKY130 hd),",
+        "post-synthesis without parasitics, every point through `make harden` in this run's flow",
+        f"(flow hash {flow_sha256()[:12]}). Ratios are against {baseline} of the same run.",
+        "",
+    ]
+
+
+def every_point(groups: list, vs: str) -> tuple:
+    """The "Every point" table and its CSV rows. groups: [(the CSV row's leading fields, {design:
+    metrics or None}, the design the ratios are against)]; each group's points best first."""
+    lines = ["", "## Every point", "", f"| design | latency | area (um2) | critical path (ns) | 1/(P*A) | {vs} |", "|---|---|---|---|---|---|"]
     csv_rows = []
-    for (family, k), pts in sorted(points.items(), key=lambda x: (x[0][1], FAMILIES.index(x[0][0]))):
-        d = pts.get(f"{family}_{k}")
+    for lead, pts, base in groups:
+        d = pts.get(base)
         for n, m in sorted(pts.items(), key=lambda x: -(x[1]["tput_per_area"] if x[1] else 0)):
             if not m:
                 lines.append(f"| `{n}` | failed or not measured | | | | |")
@@ -435,33 +549,120 @@ def write_reports(points: dict, log: list, wall_s: float, jobs: str):
             rel = m["tput_per_area"] / d["tput_per_area"] if d else None
             lines.append(f"| `{n}` | {m['latency']} | {m['area_um2']:.0f} | {m['critical_path_ns']:.3f} | {m['tput_per_area']:.3f} | "
                          f"{'' if rel is None else f'{rel:.2f}x'} |")
-            csv_rows.append({"family": family, "k": k, **{x: m[x] for x in ("design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells")}})
-    lines += target_section(points)
-    lines += product_section(sorted({k for _, k in points}))
-    history = merge_history(log, wall_s, jobs, date)
-    lines += ["", "## The sweep", "", "Coordinate descent, one lever at a time from the paper-faithful design; at 128 and 256 bits the",
-              "best few of k = 64 (flow/dse.py). The steps of the latest run of each family and width:", ""]
-    lines += [f"- {l}" for subject in sorted(history["log"], key=subject_order) for l in history["log"][subject]]
-    lines += ["", "## Run time", "",
-              "Synthesis + STA time of the points in this report, from each point's own record (metrics.json `wall_s`),",
-              f"and the wall time of a sweep from scratch at 2 jobs on {os.cpu_count()} cores ({platform.processor() or platform.machine()}),",
-              "estimated as half of it (the points run two at a time; elaboration adds about a minute per lever step):", "",
-              "| k | points | synthesis + STA (CPU min) | from scratch at -j 2 (min) |", "|---|---|---|---|"]
-    for k, (n, cpu_s) in sorted(point_times(points).items()):
+            csv_rows.append({**lead, **{x: m[x] for x in POINT_FIELDS}})
+    return lines, csv_rows
+
+
+def run_time(times: dict, history: dict, tools: dict, date: str) -> list:
+    """The run-time section (times: point_times's {k: (points, seconds)}), the runs and the tools."""
+    lines = ["", "## Run time", "",
+             "Synthesis + STA time of the points in this report, from each point's own record (metrics.json `wall_s`),",
+             f"and the wall time of a sweep from scratch at 2 jobs on {os.cpu_count()} cores ({platform.processor() or platform.machine()}),",
+             "estimated as half of it (the points run two at a time; elaboration adds about a minute per lever step):", "",
+             "| k | points | synthesis + STA (CPU min) | from scratch at -j 2 (min) |", "|---|---|---|---|"]
+    for k, (n, cpu_s) in sorted(times.items()):
         lines.append(f"| {k} | {n} | {cpu_s / 60:.0f} | {cpu_s / 120:.0f} |")
     lines += ["", "Runs that wrote this report:", ""]
     lines += [f"- {r['date']}: {r['jobs']}, {r['wall_min']:.1f} min for the points not already up to date" for r in history["runs"][-8:]]
     lines += ["", "Tools: " + ", ".join(f"{k} {v}" for k, v in tools.items()) + f". Date: {date}."]
-    (REPORTS / "dse.md").write_text("\n".join(lines) + "\n")
-    with open(REPORTS / "dse.csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["family", "k", "design", "latency", "area_um2", "critical_path_ns", "tput_per_area", "cells"])
+    return lines
+
+
+def write_table(stem: str, lines: list, csv_rows: list, lead: list):
+    """reports/<stem>.md and reports/<stem>.csv (the lead fields, then POINT_FIELDS)."""
+    (REPORTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    with open(REPORTS / f"{stem}.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=lead + POINT_FIELDS)
         w.writeheader()
         w.writerows(csv_rows)
-    plot(points)
-    print(f"dse: wrote {REPORTS / 'dse.md'}, dse.csv, dse_<k>.png", flush=True)
 
 
 HISTORY = BUILD / "dse" / "history.json"
+REDUCTION_HISTORY = BUILD / "dse" / "history_reduction.json"  # the reduction sweep's, apart from the paper families'
+
+
+def lever_text(levers: list) -> list:
+    """The levers as the report lists them: each step's token lists ("paper" for [])."""
+    what = {"synth": "synthesis recipe", "arch": "product architecture", "pipe": "pipeline registers", "trunc": "truncation"}
+    return [f"{i}. {what[lever]}: " + ", ".join(f"`{'_'.join(v)}`" if v else "paper" for v in values)
+            for i, (lever, values) in enumerate(levers, 1)]
+
+
+def collect_reduction(history: dict = None) -> dict:
+    """{base design: {design: metrics or None}}: every up-to-date point in build/ of the reduction
+    family's designs and their variants, for the designs swept (a variant measured, or steps in
+    the history); a point the history records as failed is listed as failed."""
+    history = history or {"log": {}}
+    table = registry.index()["reduction_table"]
+    fams = {e["family"] for e in registry.describe_many(table).values() if "error" not in e}
+    names = [p.parent.parent.name for p in sorted(BUILD.glob("*/harden/metrics.json"))]
+    groups = {}
+    for n, e in registry.describe_many(names).items():
+        if "error" in e or e["family"] not in fams or "alias_of" in e["params"]:
+            continue
+        if e["design"] == e["base"] or "variant" in e["params"]:
+            groups.setdefault(e["base"], {})[n] = metrics_of(n)
+    for base, o in history.get("outcomes", {}).items():
+        for n in o.get("failed", []):
+            groups.setdefault(base, {}).setdefault(n, None)
+    return {b: pts for b, pts in groups.items() if len(pts) > 1 or b in history["log"]}
+
+
+def reduction_rows(groups: dict) -> list:
+    """Per design: its paper recipe, the best point and the ratio, by width, best first."""
+    entries = registry.describe_many(list(groups))
+    rows = []
+    for base, pts in groups.items():
+        e = entries[base]
+        ok = [m for m in pts.values() if m]
+        d, b = pts.get(base), max(ok, key=lambda m: m["tput_per_area"]) if ok else None
+        rows.append({"design": base, "family": e["family"], "title": e["title"], "k": e["params"]["k"], "default": d,
+                     "best": b, "ratio": b["tput_per_area"] / d["tput_per_area"] if d and b else None,
+                     "points": len(ok), "failed": len(pts) - len(ok)})
+    return sorted(rows, key=lambda r: (r["k"], -(r["best"]["tput_per_area"] if r["best"] else 0), r["design"]))
+
+
+def write_reduction_reports(log: list, wall_s: float, jobs: str, outcomes: dict = None, record_run: bool = True):
+    """reports/dse_reduction.md and .csv: the reduction family's sweep (its own history file; the
+    run is recorded there if record_run and the log has steps)."""
+    from reports import reduction_table  # modulus classes and prime counts, as in reduction_table.md
+    REPORTS.mkdir(exist_ok=True)
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    history = merge_history(log, wall_s, jobs, date, REDUCTION_HISTORY, outcomes, record_run)
+    groups = collect_reduction(history)
+    rows = reduction_rows(groups)
+    primes = {r["design"]: reduction_table.modulus_of(r["design"]) for r in rows}
+    tools = next((result(m["design"])["tools"] for pts in groups.values() for m in pts.values() if m), {})
+    lines = intro("Design-space exploration: the reduction family", "make dse FAMILY=reduction",
+                  "each design's paper recipe (its plain name, as in `reduction_table.md`)")
+    lines += ["Coordinate descent on 1/(P*A) from each design's paper recipe, one lever at a time, keeping the best point",
+              "of each step; the levers in their order (flow/dse.py, REDUCTION_LEVERS):", "", *lever_text(REDUCTION_LEVERS), "",
+              "A candidate the registry refuses is not built; it is listed below with the registry's reason. Modulus class",
+              "and usable primes as in `reduction_table.md` (the prime toolkit; `~` marks an estimate).", "",
+              "| k | design | method | modulus class | usable primes | paper recipe 1/(P*A) | best | 1/(P*A) | ratio | points (failed) |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        d, b = r["default"], r["best"]
+        cls, count, _ = primes[r["design"]]
+        paper = f"{d['tput_per_area']:.3f} (L{d['latency']})" if d else "not measured"
+        best = (f"`{b['design']}` (L{b['latency']}) | {b['tput_per_area']:.3f}" if b else "none | ")
+        ratio = f"**{r['ratio']:.2f}x**" if r["ratio"] is not None else ""
+        lines.append(f"| {r['k']} | `{r['design']}` | {r['title']} | {cls} | {count} | {paper} | {best} | {ratio} | "
+                     f"{r['points']} ({r['failed']}) |")
+    lines += ["", UNITS]
+    refused = {n: why for r in rows for n, why in history.get("outcomes", {}).get(r["design"], {}).get("refused", {}).items()}
+    if refused:
+        lines += ["", "## Refused by the registry", "", "| candidate | the registry's reason |", "|---|---|"]
+        lines += [f"| `{n}` | {why.replace('|', '/')} |" for n, why in refused.items()]
+    lead = {r["design"]: {"base": r["design"], "family": r["family"], "k": r["k"],
+                          "modulus_class": primes[r["design"]][0], "usable_primes": primes[r["design"]][1]} for r in rows}
+    table, csv_rows = every_point([(lead[r["design"]], groups[r["design"]], r["design"]) for r in rows], "vs paper recipe")
+    lines += table
+    lines += ["", "## The sweep", "", "The steps of the latest run of each design (flow/dse.py --family reduction):", ""]
+    lines += [f"- {l}" for r in rows for l in history["log"].get(r["design"], [])]
+    lines += run_time(point_times(groups, products=False), history, tools, date)
+    write_table("dse_reduction", lines, csv_rows, ["base", "family", "k", "modulus_class", "usable_primes"])
+    print(f"dse: wrote {REPORTS / 'dse_reduction.md'}, dse_reduction.csv", flush=True)
 
 
 def limit_section(by_fam: dict, eff) -> list:
@@ -531,28 +732,35 @@ def subject_order(subject: str):
     return (e["params"]["k"], (FAMILIES + ("mul",)).index(fam) if fam in FAMILIES + ("mul",) else 9, subject)
 
 
-def merge_history(log: list, wall_s: float, jobs: str, date: str) -> dict:
+def merge_history(log: list, wall_s: float, jobs: str, date: str, path: Path = None, outcomes: dict = None,
+                  record_run: bool = True) -> dict:
     """The sweep's steps, kept across runs: a run replaces the steps of the families and widths it
-    swept, and keeps the others' (a run at 128/256 does not erase the 32/64 sweep's account)."""
-    h = json.loads(HISTORY.read_text()) if HISTORY.exists() else {"log": {}, "runs": []}
+    swept, and keeps the others' (a run at 128/256 does not erase the 32/64 sweep's account).
+    path: the history file (default HISTORY); outcomes: {subject: {"refused": ..., "failed": ...}}
+    of this run, kept per subject under "outcomes" in the same way (the reduction sweep's)."""
+    path = path or HISTORY
+    h = json.loads(path.read_text()) if path.exists() else {"log": {}, "runs": []}
     fresh = {}
     for line in log:
         fresh.setdefault(line.split(":", 1)[0], []).append(line)
     h["log"].update(fresh)
-    if log:
+    if outcomes:
+        h.setdefault("outcomes", {}).update(outcomes)
+    if log and record_run:
         h["runs"].append({"date": date, "jobs": jobs, "wall_min": wall_s / 60})
-    HISTORY.parent.mkdir(parents=True, exist_ok=True)
-    tmp = HISTORY.with_suffix(".tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(h, indent=1))
-    tmp.replace(HISTORY)
+    tmp.replace(path)
     return h
 
 
-def point_times(points: dict) -> dict:
+def point_times(points: dict, products: bool = True) -> dict:
     """{k: (number of points, their synthesis + STA seconds)} over the families' points and the products."""
     out = {}
     names = [n for pts in points.values() for n, m in pts.items() if m]
-    names += [p.parent.parent.name for p in BUILD.glob("mul_*/harden/metrics.json") if metrics_of(p.parent.parent.name)]
+    if products:
+        names += [p.parent.parent.name for p in BUILD.glob("mul_*/harden/metrics.json") if metrics_of(p.parent.parent.name)]
     ks = {n: e["params"]["k"] for n, e in registry.describe_many(names).items()}
     for n in names:
         k = ks[n]
@@ -602,8 +810,13 @@ def main():
     ap.add_argument("--from-k", type=int, default=0, metavar="K0",
                     help="instead of sweeping, measure the best few of the sweep at K0 (for wide k: 128, 256)")
     ap.add_argument("--report-only", action="store_true", help="only rewrite the reports from the results there are")
+    ap.add_argument("--designs", default="", metavar="D1,D2",
+                    help="with --family reduction: sweep these reduction designs (paper recipes) instead of the table's at --k")
+    ap.add_argument("--plan", action="store_true", help="with --family reduction: print the first candidates and refusals, build nothing")
     a = ap.parse_args()
     fams = [f for f in a.family.split(",") if f]
+    if fams == ["reduction"] or a.designs:
+        return main_reduction(a)
     bad = [f for f in fams if f not in FAMILIES]
     if bad:
         sys.exit(f"dse: error: unknown family {', '.join(bad)}; use {', '.join(FAMILIES)}")
@@ -636,6 +849,40 @@ def main():
     except FlowError as e:
         sys.exit(f"dse: error: {e}")
     write_reports(collect(), log, time.monotonic() - t0, jobs)
+
+
+def main_reduction(a):
+    """--family reduction: the descent on the reduction designs -> reports/dse_reduction.md, .csv."""
+    if a.family != "reduction":
+        sys.exit(f"dse: error: --designs goes with --family reduction, not --family {a.family}")
+    if a.products or a.targets or a.from_k:
+        sys.exit("dse: error: --products, --targets and --from-k are the paper families' (barrett, shoup, gshoup)")
+    try:
+        ks = [int(x) for x in a.k.split(",") if x]
+    except ValueError:
+        sys.exit(f"dse: error: --k {a.k!r}: give widths as integers, e.g. --k 64")
+    jobs = (f"Dask scheduler {a.scheduler}" if a.scheduler else f"local Dask cluster of {a.local_cluster} workers"
+            if a.local_cluster else f"{a.jobs} local jobs")
+    t0 = time.monotonic()
+    log, outcomes = [], {}
+    try:
+        designs = reduction_designs(ks, [d for d in a.designs.split(",") if d])
+        if a.plan:
+            for d in designs:
+                for lever, cands, refused in plan_reduction(d):
+                    print(f"{d}: {lever}: {', '.join(cands)}" + "".join(f"; refused {n}: {why}" for n, why in refused.items()))
+            return
+        if not a.report_only:
+            runner = Runner(a.jobs, a.scheduler, a.local_cluster)
+            try:
+                for d in designs:  # the report is rewritten after each design: a partial sweep is reported
+                    outcomes.update(sweep_reduction([d], runner, a.rerun, log))
+                    write_reduction_reports(log, 0, jobs, outcomes, record_run=False)
+            finally:
+                runner.close()
+        write_reduction_reports(log, time.monotonic() - t0, jobs, outcomes)
+    except (FlowError, registry.RegistryError) as e:
+        sys.exit(f"dse: error: {e}")
 
 
 def collect() -> dict:

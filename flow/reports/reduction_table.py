@@ -135,6 +135,22 @@ def usable_primes(mf, cache):
     return n, how
 
 
+def modulus_of(design):
+    """(modulus class, usable primes as the table writes them, how they were counted) of a design
+    with RTL, from the same prime-count cache as the table (flow/dse.py's reduction sweep uses it)."""
+    mf = manifest(design, required=True)
+    n, how = shown_primes(mf, _load_cache())
+    return modulus_class(mf), count_text(n, how), how
+
+
+def shown_primes(mf, cache):
+    """usable_primes as the table shows it: an estimate to three significant digits."""
+    n, how = usable_primes(mf, cache)
+    if n is not None and how.startswith("estimate"):
+        n = float(f"{n:.3g}")
+    return n, how
+
+
 def count_text(n, how):
     if n is None:
         return "n/a"
@@ -146,9 +162,7 @@ def count_text(n, how):
 
 def row(d, cache, failures):
     mf, m = manifest(d, required=True), harden_result(d)
-    n, how = usable_primes(mf, cache)
-    if n is not None and how.startswith("estimate"):
-        n = float(f"{n:.3g}")  # an estimate: three significant digits
+    n, how = shown_primes(mf, cache)  # an estimate: three significant digits
     r = {"design": d, "family": mf["family"], "method": mf.get("title", SHORT[mf["family"]]), "k": mf["k"],
          "parameters": parameters(mf), "modulus_class": modulus_class(mf), "usable_primes": n,
          "usable_primes_text": count_text(n, how), "usable_primes_how": how, "latency": mf["latency"],
