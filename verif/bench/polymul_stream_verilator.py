@@ -5,7 +5,10 @@ and Icarus was still compiling after 15 CPU-minutes at 5.4 GB. cocotb 2.1 cannot
 5.006 (its verilator.cpp needs VerilatorVpi calls added in Verilator 5.036), so here a small C++
 harness (polymul_stream_vl.cpp) moves the beats, with the cocotb bench's timing, and Python checks
 every result against :func:`polymul.stream.negacyclic_reference` (Python integers mod Q: no NTT, no
-RNS), per limb and through the CRT, and the manifest's reset, latency and throughput promises.
+RNS), per limb and through the CRT, and the manifest's reset, latency and throughput promises. Ports
+of any width: the beats go to the harness as hex text (packed and unpacked here by Engine.beats and
+Engine.unbeat from the manifest's layout) and the harness moves them as 32-bit words, into a
+Verilator VlWide when a port is wider than 64 bits.
 
 The Verilog simulated is the generator's file as it is, with the OpenRAM macros' own behavioural
 models. Verilator 5.006 refuses those models as they are (a blocking and a non-blocking write to
@@ -18,8 +21,10 @@ unwritten word, dout between the edges, an unreset register) a random value, whi
 import hashlib
 import random
 import re
+import resource
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from layout import BUILD
@@ -57,9 +62,15 @@ def _digest(paths, extra) -> str:
     return h.hexdigest()
 
 
+def _peak_child_gb() -> float:
+    """The largest resident set of any child process waited for so far (this process's lifetime)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / (1 << 20)
+
+
 def build(design: str, rtl: Path, models, build_dir: Path, log) -> Path:
     """Verilates `rtl` (top `design`) with the macro models and the harness into build_dir; reuses
-    the binary when the sources and flags are unchanged (a stamp of their hash)."""
+    the binary when the sources and flags are unchanged (a stamp of their hash). Logs each step's wall
+    time and the peak resident set of the children so far (verilator's, then the C++ compilers')."""
     sources = [rtl, *[verilator_macro_model(m) for m in models]]
     binary = build_dir / "Vtop"
     stamp = build_dir / "sources.sha256"
@@ -78,27 +89,41 @@ def build(design: str, rtl: Path, models, build_dir: Path, log) -> Path:
     make = ["make", "-j", "2", "-C", str(build_dir), "-f", "Vtop.mk", "OPT_FAST=-O1", "OPT_SLOW=-O0"]
     for step in (cmd, make):
         print(" ".join(step), file=log, flush=True)
+        t0 = time.monotonic()
         if subprocess.run(step, stdout=log, stderr=subprocess.STDOUT).returncode != 0:
             raise RuntimeError(f"{design}: `{step[0]}` failed; see {log.name}")
+        print(f"{design}: {step[0]}: {time.monotonic() - t0:.0f} s; peak child RSS so far {_peak_child_gb():.2f} GB",
+              file=log, flush=True)
     stamp.write_text(digest + "\n")
     return binary
 
 
+def edge_operands(e: Engine):
+    """Two edge products in limbs: (Q - 1 everywhere) squared, and x^(n-1) times Q - 1 everywhere (every
+    residue q_l - 1; the one-hot's product is the all-(q_l - 1) operand rotated negacyclically)."""
+    top = [[q - 1] * e.n for q in e.primes]
+    one_hot = e.to_rns([int(i == e.n - 1) for i in range(e.n)])
+    return [(top, top), (one_hot, top)]
+
+
 def run_products(manifest: dict, rtl: Path, models, build_dir: Path, ops: int = 1, seed: int = 1,
-                 in_stall: float = 0.0, out_stall: float = 0.0, corrupt=None):
-    """Builds, streams `ops` random products (back to back when there are no stalls) and checks them.
-    `corrupt(want)`: changes the oracle's expected products (the test's self-check that a wrong result
-    is caught). Returns a summary dict; raises AssertionError on any mismatch."""
+                 in_stall: float = 0.0, out_stall: float = 0.0, corrupt=None, extra=()):
+    """Builds, streams `ops` random products and then the operand pairs `extra` (limbs, as
+    :func:`edge_operands`), back to back when there are no stalls, and checks them. `corrupt(want)`:
+    changes the oracle's expected products (the test's self-check that a wrong result is caught).
+    Returns a summary dict; raises AssertionError on any mismatch."""
     e = Engine.from_manifest(manifest)
     design, f = manifest["design"], e.frame
-    if e.width > 64:
-        raise ValueError(f"{design}: ports of {e.width} bits; the Verilator harness moves at most 64")
     build_dir.mkdir(parents=True, exist_ok=True)
     log_path = build_dir.parent / "sim_verilator.log"
+    t0 = time.monotonic()
     with open(log_path, "w") as log:
         binary = build(design, rtl, models, build_dir / "obj", log)
+    build_s = time.monotonic() - t0
     rng = random.Random(seed)
     products = [tuple(e.to_rns([rng.randrange(e.Q) for _ in range(e.n)]) for _ in range(2)) for _ in range(ops)]
+    products += [(a, b) for a, b in extra]
+    ops = len(products)
     stim = build_dir / "stimulus.txt"
     with open(stim, "w") as s:
         for a, b in products:
@@ -107,10 +132,13 @@ def run_products(manifest: dict, rtl: Path, models, build_dir: Path, ops: int = 
     rec_path = build_dir / "record.txt"
     budget = int(4 * (ops * f + manifest["latency_cycles"] + 2 * f) / ((1 - in_stall) * (1 - out_stall))) + 200
     cmd = [str(binary), str(stim), str(rec_path), str(manifest["reset_cycles"]), str(in_stall), str(out_stall),
-           str(seed), str(budget), f"+verilator+seed+{seed}", "+verilator+rand+reset+2"]
+           str(seed), str(budget), str(e.width), f"+verilator+seed+{seed}", "+verilator+rand+reset+2"]
+    t0 = time.monotonic()
     with open(log_path, "a") as log:
         print(" ".join(cmd), file=log, flush=True)
         p = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+        run_s = time.monotonic() - t0
+        print(f"{design}: ran {ops} products in {run_s:.1f} s", file=log, flush=True)
     text = log_path.read_text()
     assert p.returncode == 0, f"{design}: the Verilator run failed (exit {p.returncode}); see {log_path}"
     assert "WARNING: Writing and reading" not in text, f"{design}: a cycle read and wrote one SRAM address"
@@ -156,4 +184,5 @@ def run_products(manifest: dict, rtl: Path, models, build_dir: Path, ops: int = 
     if not (in_stall or out_stall):
         assert not not_ready, f"{design}: in_ready low with in_valid high at edges {not_ready[:8]}"
         assert all(y - x == 1 for x, y in zip(accepted, accepted[1:])), f"{design}: input beats not back to back"
-    return {"cycles": summary[0], "in_stalls": summary[1], "out_stalls": summary[2], "log": log_path}
+    return {"cycles": summary[0], "in_stalls": summary[1], "out_stalls": summary[2], "log": log_path,
+            "products": ops, "build_s": build_s, "run_s": run_s}

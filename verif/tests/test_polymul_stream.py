@@ -18,7 +18,7 @@ import pytest
 import registry
 from polymul.stream import Engine, negacyclic_kronecker, negacyclic_reference, negacyclic_schoolbook
 from pdk import FlowError, find_pdk, sram_views
-from polymul_stream_verilator import run_products
+from polymul_stream_verilator import edge_operands, run_products
 from runner import BUILD, ROOT, run_bench
 
 OUT = BUILD / "polymul_stream_tests"
@@ -49,10 +49,17 @@ LONG_PRODUCTS = {"polymul_1024_19_s4_mpaper": (1024, 4, 1), "polymul_4096_62_s1_
 # still compiling after 15 CPU-minutes at 5.4 GB): the same Verilog and macro models under Verilator, a C++
 # harness moving the beats and the same Python oracle (verif/bench/polymul_stream_verilator.py).
 VERILATOR_PRODUCTS = {"polymul_4096_62_s1_w32_mpaper"}
+# The measured winners (docs/polymul.md), with their default (fast) multipliers as synthesised, in make
+# test-long: full products under Verilator (ports of 80, 144 and 64 bits), generated here like the rest.
+WINNERS = {
+    "polymul_1024_19_s4": (1024, 4, 1),
+    "polymul_2048_33_s4": (2048, 4, 2),
+    "polymul_4096_62_s1_w32": (4096, 1, 2),
+}
 IS_LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
 if IS_LONG:
     CASES.update(LONG)
-ALL = {**CASES, **FAST_MUL, **MACRO_CASES, **(LONG_PRODUCTS if IS_LONG else {})}
+ALL = {**CASES, **FAST_MUL, **MACRO_CASES, **(LONG_PRODUCTS if IS_LONG else {}), **(WINNERS if IS_LONG else {})}
 
 
 def manifest_file(design):
@@ -107,12 +114,30 @@ def test_polymul_stream_macros(generated, design):
     assert re.search(r"TESTS=\d+ PASS=\d+ FAIL=0", text), f"{design}: no cocotb summary with FAIL=0 in {log}"
 
 
+@pytest.mark.skipif(not IS_LONG, reason="make test-long (MODFORGE_POLYMUL_LONG=1): minutes of Verilator build each")
+@pytest.mark.parametrize("design", WINNERS)
+def test_polymul_stream_winners(generated, design):
+    """A winner's full products under Verilator (verif/bench/polymul_stream_verilator.py): one random
+    product and two edge products back to back (reset, latency, throughput and results), then two random
+    products with 30% stalls on both streams. The build is the cost (docs/testing.md); the runs take seconds."""
+    m = json.loads(manifest_file(design).read_text())
+    try:
+        models = [sram_views(find_pdk(), x).verilog for x in (m["sram"] or {}).get("macro_models", [])]
+    except FlowError as e:
+        pytest.fail(str(e))
+    rtl = OUT / design / "rtl" / f"{design}.v"
+    seed = int(os.environ.get("MODFORGE_SEED", "1"))
+    run_products(m, rtl, models, OUT / design / "sim_verilator", ops=1, seed=seed,
+                 extra=edge_operands(Engine.from_manifest(m)))
+    run_products(m, rtl, models, OUT / design / "sim_verilator", ops=2, seed=seed + 1, in_stall=0.3, out_stall=0.3)
+
+
 def _is_prime(q):
     return q > 1 and all(pow(a, q - 1, q) == 1 for a in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
                          if a < q) and all(q % p for p in (2, 3, 5, 7, 11, 13) if p < q)
 
 
-@pytest.mark.parametrize("design", [*CASES, *FAST_MUL, *MACRO_CASES])
+@pytest.mark.parametrize("design", [*CASES, *FAST_MUL, *MACRO_CASES, *(WINNERS if IS_LONG else {})])
 def test_manifest(generated, design):
     """The manifest's parameters agree with the name, each other and the registry."""
     m = json.loads(manifest_file(design).read_text())
