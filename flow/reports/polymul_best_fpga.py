@@ -24,6 +24,17 @@ def winners(sets: dict) -> list:
     return [(*key, sets[key]["best"]) for key in FPGA_SETS if key in sets and sets[key].get("best")]
 
 
+def shown(sets: dict) -> list:
+    """The section's rows: each winner, then the set's other measured points that have an FPGA result of
+    their current RTL (an earlier winner keeps its figures in the report)."""
+    out = []
+    for n, logq, b in winners(sets):
+        out.append((n, logq, b))
+        out += [(n, logq, p) for p in sets[(n, logq)]["points"] if p["status"] == "measured" and p["design"] != b["design"]
+                and any(current(p["design"], t) for t in TARGETS)]
+    return out
+
+
 def current(d: str, target: str):
     """fpga.py's result of the design's current RTL, or None."""
     m = fpga_result(d, target)
@@ -67,7 +78,8 @@ def section(sets: dict) -> list:
          *md_head("n", "log q", "design", "LUT", "FF", "DSP", "BRAM18", "URAM", "paper LUT", "paper FF", "paper DSP",
                   "paper BRAM18", "ECP5", "ECP5 Fmax (MHz)", "us per product at ECP5 Fmax", "paper us per product")]
     absent = []
-    for n, logq, b in winners(sets):
+    best = {b["design"] for _, _, b in winners(sets)}
+    for n, logq, b in shown(sets):
         d = b["design"]
         x, e = current(d, "xcup"), current(d, "ecp5")
         res = (x or {}).get("resources", {})
@@ -84,19 +96,19 @@ def section(sets: dict) -> list:
             us = b["cycles_per_product"] / fmax if fmax else None
         if x is None or e is None:
             absent += [f"`{d}` {t}" for t, m in (("xcup", x), ("ecp5", e)) if m is None]
-        L.append(f"| {n} | {logq} | `{d}` | {fmt(res.get('LUT'), ',')} | {fmt(res.get('FF'), ',')} | {fmt(res.get('DSP'), ',')} | "
+        L.append(f"| {n} | {logq} | `{d}`{'' if d in best else ' (not the best)'} | {fmt(res.get('LUT'), ',')} | {fmt(res.get('FF'), ',')} | {fmt(res.get('DSP'), ',')} | "
                  f"{fmt(res.get('BRAM18'), ',')} | {fmt(res.get('URAM'), ',')} | {fmt(pc.get('lut'), ',')} | {fmt(pc.get('ff'), ',')} | "
                  f"{fmt(pc.get('dsp'), ',')} | {fmt(pc.get('bram18'), ',')} | {ecp5} | {fmt(fmax, '.1f')} | {fmt(us, ',.2f')} | "
                  f"{fmt(pr.latency / pr.fmax_mhz if pr else None, '.2f')} |")
     L.append("")
-    lut_products = [f"`{b['design']}`" for _, _, b in winners(sets)
+    lut_products = [f"`{b['design']}`" for _, _, b in shown(sets)
                     if b.get("mul") == "fast" and ((current(b["design"], "xcup") or {}).get("resources") or {}).get("DSP") == 0]
     if lut_products:
         L += [f"DSP 0 ({', '.join(lut_products)}): the `_mfast` multipliers are explicit product trees (make dse's best "
               "for SKY130 cells), which Yosys maps to LUTs and carry chains, not to DSP slices; the `_mpaper` twin "
               "writes its products as `*`, which it maps to DSPs.", ""]
-    dates = [m["date"] for _, _, b in winners(sets) for m in (current(b["design"], t) for t in TARGETS) if m]
-    tools = sorted({f"{k} {v}" for _, _, b in winners(sets) for m in (current(b["design"], t) for t in TARGETS) if m
+    dates = [m["date"] for _, _, b in shown(sets) for m in (current(b["design"], t) for t in TARGETS) if m]
+    tools = sorted({f"{k} {v}" for _, _, b in shown(sets) for m in (current(b["design"], t) for t in TARGETS) if m
                     for k, v in (m.get("tools") or {}).items()})
     if dates:
         L += [f"Results dated {min(dates)} to {max(dates)}; tools: {', '.join(tools)}.", ""]
