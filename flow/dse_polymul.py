@@ -308,7 +308,7 @@ class SetSweep:
             else:
                 todo.append((d, units))
         self.run("tile", todo)
-        pts = [p for p in pa.tile_points(n, logq, pb.AREA_BUDGET_UM2)]
+        pts = pa.tile_points(n, logq, pb.AREA_BUDGET_UM2)
         bt = pa.best_tile(pts)
         self.log.append(f"{self.set}: tile: {len(cands)} points, {sum(p['status'] in ('measured', 'carried') for p in pts)} "
                         f"measured, best {bt['design'] if bt else 'none measured within 25 mm2'}")

@@ -159,6 +159,20 @@ def run_designs(designs, rerun: bool) -> dict:
     return failures
 
 
+def run_fpga(design: str, targets, prog: str):
+    """flow/fpga.py on the design for each target without a result of its current RTL. A failure
+    is reported and leaves the last good result (fpga.py replaces its folder only on success)."""
+    for target in targets:
+        m = fpga_result(design, target)
+        if m and same_rtl(m, design):
+            print(f"{prog}: {design} {target}: up to date ({m['date']})", flush=True)
+            continue
+        print(f"{prog}: {design} {target} ...", flush=True)
+        p = subprocess.run([sys.executable, str(FLOW / "fpga.py"), design, target])
+        if p.returncode:
+            print(f"{prog}: {design} {target}: flow/fpga.py exited {p.returncode}; its figures stay absent", flush=True)
+
+
 # ---- writing reports/ ----
 
 def fmt(x, spec="", suffix=""):

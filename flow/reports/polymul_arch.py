@@ -154,8 +154,7 @@ def section(sets: dict, goal_sets, budget_um2: float) -> list:
             L.append(f"- (b) with more units: P = {p0['units']} {what}, over 25 mm2, and every larger P has more: each unit "
                      "brings its banks and its copy of the twiddle table.")
         if a:
-            mf = read_json(layout.manifest(a["design"])) or {}
-            bits = (mf.get("storage") or {}).get("delay_line_bits")
+            bits = a["delay_line_bits"]
             bound = four_step_bound_bits(n, a["limbs"], a["limb_bits"])
             if bits:
                 L.append(f"- (c) four-step at (a)'s L = {a['limbs']}, w = {a['limb_bits']}: at least {bound:,} bits of "

@@ -23,8 +23,6 @@ The formulas (one place: point() and the goal check below):
   bandwidth       = (2 operands in + 1 out) * n * L * w bits per product * products per second
 """
 import argparse
-import csv
-import io
 import json
 import math
 import sys
@@ -148,15 +146,8 @@ def tiles(path=None) -> dict:
     """Today's best SRAM tile per set from reports/polymul_table.csv (its ASIC section): the largest P
     whose standard cells plus macros fit the budget, as polymul_table.py chooses it.
     {(n, logq): {"design", "p", "area_mm2", "us", "area_time", "stale"}}."""
-    p = path or common.REPORTS / "polymul_table.csv"
-    if not p.exists():
-        return {}
-    lines = p.read_text().splitlines()
-    start = next((i for i, l in enumerate(lines) if l.startswith("design,")), None)
-    if start is None:
-        return {}
     best = {}
-    for r in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
+    for r in polymul_arch.table_rows(path).values():
         try:
             total = float(r["stdcell_um2"]) + float(r.get("macro_um2") or 0.0)
             key, pp, us = (int(r["n"]), int(r["logq"])), int(r["p"]), float(r["us_per_product"])
@@ -361,12 +352,10 @@ def limits(s: dict) -> list:
     for g, what in zip(goal_check(s)[:2], ("tfhe-ntt", "FPGA")):
         if g["ok"] is False:
             need = g["short_by"]
-            p_up = 2 ** math.ceil(math.log2(b["lanes"] * need))
-            between = [p for p in (2 * b["lanes"],) if p < p_up]  # the next P, at the clock it would need
-            out.append(f"the {what} goal needs {need:.2f}x the throughput: {b['clock_mhz'] * need:.0f} MHz "
-                       f"({1000 / (b['clock_mhz'] * need):.2f} ns) at P = {b['lanes']}, "
-                       + "".join(f"{b['clock_mhz'] * need * b['lanes'] / p:.0f} MHz "
-                                 f"({1000 * p / (b['clock_mhz'] * need * b['lanes']):.2f} ns) at P = {p}, " for p in between)
+            p_up, p2 = 2 ** math.ceil(math.log2(b["lanes"] * need)), 2 * b["lanes"]
+            mhz = b["clock_mhz"] * need  # at this P; the next P (if short of p_up) needs half of it
+            out.append(f"the {what} goal needs {need:.2f}x the throughput: {mhz:.0f} MHz ({1000 / mhz:.2f} ns) at P = {b['lanes']}, "
+                       + (f"{mhz / 2:.0f} MHz ({2000 / mhz:.2f} ns) at P = {p2}, " if p2 < p_up else "")
                        + f"or P = {p_up} at {b['clock_mhz']:.0f} MHz")
     return out
 

@@ -10,10 +10,8 @@ Table IV gives percentages of its part (Table III); they are shown as counts (nt
 .resource_counts). A design that does not fit the ECP5 part is reported with the resource that
 overflows, as fpga.py finds it before placement; it is never retargeted.
 """
-import subprocess
-import sys
-
-from reports.common import FLOW, fmt, fpga_result, md_head, same_rtl
+from reports import common
+from reports.common import fmt, fpga_result, md_head, same_rtl
 
 FPGA_SETS = ((1024, 19), (2048, 33))  # the issue's: the winners of these two sets
 TARGETS = ("xcup", "ecp5")
@@ -41,20 +39,11 @@ def current(d: str, target: str):
     return m if m and same_rtl(m, d) else None
 
 
-def run(sets: dict, out=print):
-    """fpga.py on each winner and target without a result of its current RTL. A failure is reported
-    and left for the section to show as absent; earlier results stay (fpga.py replaces its folder
-    only on success)."""
+def run(sets: dict):
+    """fpga.py on each winner and target without a result of its current RTL (common.run_fpga); a
+    failure leaves its figures absent in the section."""
     for n, logq, b in winners(sets):
-        for target in TARGETS:
-            d = b["design"]
-            if current(d, target):
-                out(f"polymul-fpga: {d} {target}: up to date")
-                continue
-            out(f"polymul-fpga: {d} {target} ...")
-            r = subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, target])
-            if r.returncode:
-                out(f"polymul-fpga: {d} {target}: fpga.py failed (exit {r.returncode}); its figures are absent")
+        common.run_fpga(b["design"], TARGETS, "polymul-fpga")
 
 
 def paper_counts() -> dict:

@@ -36,7 +36,7 @@ from layout import BUILD
 from ntt import millar_tables as mt
 from reports import common
 from reports.common import (csv_text, date_span, fmt, fpga_result, generate_rtl, generated_by, harden_result,
-                            manifest, md_head, pyplot, same_rtl, save_figure, stamp, up_to_date, write_md, write_text)
+                            manifest, md_head, pyplot, save_figure, stamp, up_to_date, write_md, write_text)
 from reports.polymul_best import AREA_BUDGET_UM2, best_section
 
 FLOW = Path(__file__).resolve().parents[1]
@@ -358,13 +358,7 @@ def main():
 
 def run_fpga(d):
     """fpga.py on the design for xcup and ecp5, unless a result of the current RTL exists."""
-    for target in ("xcup", "ecp5"):
-        m = fpga_result(d, target)
-        if m and same_rtl(m, d):
-            print(f"polymul-reports: {d} {target}: up to date ({m['date']})", flush=True)
-            continue
-        print(f"polymul-reports: {d} {target} ...", flush=True)
-        subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, target])
+    common.run_fpga(d, ("xcup", "ecp5"), "polymul-reports")
 
 
 def write(rows, asic, search, sw, device, fpga=()):

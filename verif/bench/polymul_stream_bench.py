@@ -30,7 +30,7 @@ from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
 
 from bench_common import start_bench
 
-from polymul.stream import Engine, negacyclic_reference
+from polymul.stream import Engine, assert_product, negacyclic_reference
 
 
 class PolymulStreamBench:
@@ -217,13 +217,7 @@ class PolymulStreamBench:
         assert len(results) == len(products), f"{self.name}: {what}: {len(results)} results for {len(products)} products"
         for p, ((a, b), got) in enumerate(zip(products, results)):
             want = negacyclic_reference(e.from_rns(a), e.from_rns(b), self.n, e.Q)
-            for l, q in enumerate(e.primes):
-                bad = [i for i in range(self.n) if got[l][i] != want[i] % q]
-                assert not bad, (
-                    f"{self.name}: {what}, product {p}: limb {l} (q = {q}): {len(bad)} of {self.n} coefficients wrong, "
-                    f"first at index {bad[0]} (beat {bad[0] % self.frame}, lane {bad[0] // self.frame}): "
-                    f"got {got[l][bad[0]]}, expected {want[bad[0]] % q}")
-            assert e.from_rns(got) == want, f"{self.name}: {what}, product {p}: the CRT of the limbs is not a*b mod Q"
+            assert_product(e, got, want, f"{self.name}: {what}, product {p}", self.frame)
 
     def check_latency(self, rec, what):
         """Promise (2): each product's first output beat valid exactly latency_cycles edges after the

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from layout import BUILD
-from polymul.stream import Engine, negacyclic_reference
+from polymul.stream import Engine, assert_product, negacyclic_reference
 
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE / "polymul_stream_vl.cpp"
@@ -168,14 +168,7 @@ def run_products(manifest: dict, rtl: Path, models, build_dir: Path, ops: int = 
     if corrupt:
         corrupt(wants)
     for p, want in enumerate(wants):
-        got = e.unbeat(words[p * f:(p + 1) * f])
-        for l, q in enumerate(e.primes):
-            bad = [i for i in range(e.n) if got[l][i] != want[i] % q]
-            assert not bad, (
-                f"{design}: product {p}: limb {l} (q = {q}): {len(bad)} of {e.n} coefficients wrong, first at "
-                f"index {bad[0]} (beat {bad[0] % f}, lane {bad[0] // f}): got {got[l][bad[0]]}, "
-                f"expected {want[bad[0]] % q}")
-        assert e.from_rns(got) == want, f"{design}: product {p}: the CRT of the limbs is not a*b mod Q"
+        assert_product(e, e.unbeat(words[p * f:(p + 1) * f]), want, f"{design}: product {p}", f)
         if not (in_stall or out_stall):
             lat = first_seen[p * f] - accepted[p * f]
             assert lat == manifest["latency_cycles"], (

@@ -161,6 +161,19 @@ def negacyclic_reference(a, b, n: int, Q: int):
     return negacyclic_kronecker(a, b, n, Q)
 
 
+def assert_product(e: "Engine", got, want, label: str, frame: int):
+    """Asserts that the engine's limbs `got` are the product `want` (coefficients mod Q): each limb
+    residue by residue, then the CRT of all of them. The message names the first wrong coefficient,
+    its beat and lane (`frame` = n/P beats a product). Shared by the cocotb bench and the Verilator
+    checker (verif/bench/)."""
+    for l, q in enumerate(e.primes):
+        bad = [i for i in range(e.n) if got[l][i] != want[i] % q]
+        assert not bad, (
+            f"{label}: limb {l} (q = {q}): {len(bad)} of {e.n} coefficients wrong, first at index {bad[0]} "
+            f"(beat {bad[0] % frame}, lane {bad[0] // frame}): got {got[l][bad[0]]}, expected {want[bad[0]] % q}")
+    assert e.from_rns(got) == want, f"{label}: the CRT of the limbs is not a*b mod Q"
+
+
 def _check_len(a, b, n):
     if len(a) != n or len(b) != n:
         raise ValueError(f"operands of {len(a)} and {len(b)} coefficients, want n = {n}")
