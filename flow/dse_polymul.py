@@ -4,20 +4,24 @@
     flow/dse_polymul.py [--sets 1024_19,2048_33,4096_62 | --n 1024 --logq 19] [--plan] [--max-points N]
                         [-j N] [--scheduler ADDR | --local-cluster N] [--rerun] [--generate-only] [--report-only]
 
-Per set (n, log q) it sweeps the engine's levers, `polymul_<n>_<logq>_s<P>_w<w>[_m<fast|paper>][_r<sram|ff>]`,
+Per set (n, log q) it sweeps the engine's levers, `polymul_<n>_<logq>_s<P>_w<w>[_m<fast|paper>][_r<sram|ff>][_c<class>]`,
 one at a time (coordinate descent, as flow/dse.py does for the multipliers), not their full product:
   1. limb width w at P0 = 4 lanes: the generator's default w, the widths of one limb fewer and one
      limb more (ceil(logq / L) + 1 bits), and the default minus one bit. w sets the number of limbs
      L and the width of every multiplier and delay line: the largest per-lane lever, so it goes first.
   2. the multipliers, _mfast against _mpaper, at the best w.
-  3. the delay-line storage, _rsram (macros where a line is deep enough) against _rff.
-     Steps 1-3 keep the point of least area-time (area x us per product) within 25 mm2: at a fixed P
+  3. the primes' class, _cany, _cproth, _cproth2l, _cproth3l (the reduction family's classes; the
+     multipliers take q as a constant, so a class of few set bits leaves synthesis fewer partial
+     products): a class with too few w-bit primes is refused by the registry, one whose primes are
+     the current point's is the same circuit (pruned).
+  4. the delay-line storage, _rsram (macros where a line is deep enough) against _rff.
+     Steps 1-4 keep the point of least area-time (area x us per product) within 25 mm2: at a fixed P
      they change the cost of a lane, not the cycles.
-  4. lanes P in 1, 2, 4, 8, 16 (P <= n/2) on the best of 1-3, smallest first, in waves of the job
+  5. lanes P in 1, 2, 4, 8, 16 (P <= n/2) on the best of 1-3, smallest first, in waves of the job
      count: P scales the throughput and (nearly) the area, so the budget binds here; once a P
      measures more than 25 mm2 the larger ones are pruned. Keeps the highest throughput within 25 mm2.
-  5. the storage again at the chosen P: which lines reach the macro depth depends on n/P.
-  6. architecture (b), the banked SRAM tile with more units (`polymul_<n>_<logq>[_p<P>]`, P = 1..32):
+  6. the storage again at the chosen P: which lines reach the macro depth depends on n/P.
+  7. architecture (b), the banked SRAM tile with more units (`polymul_<n>_<logq>[_p<P>]`, P = 1..32):
      skipped where its macros alone exceed 25 mm2, pruned below a tile measured within it, else run.
      Architecture (c), four-step, is not built; reports.polymul_arch gives its storage bound.
 Before synthesis every point is asked of the generator's registry (a refused name is recorded with
@@ -47,15 +51,17 @@ from reports import polymul_best as pb
 LANES = (1, 2, 4, 8, 16)
 MULS = ("fast", "paper")
 STORES = ("sram", "ff")
+CLASSES = ("any", "proth", "proth2l", "proth3l")  # the generator's PrimeClass.all
 DEFAULT_SETS = ((1024, 19), (2048, 33), (4096, 62))
 DEFAULT_LANES = 4  # the generator's default P (StreamConfig.defaultLanes)
-STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("store", "delay-line storage"),
+STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("class", "prime class"), ("store", "delay-line storage"),
          ("lanes", "lanes P"), ("store2", "delay-line storage at the chosen P"))  # then the tile (SetSweep.tile_step)
 
 
-def name(n: int, logq: int, lanes: int, w: int, mul: str = "fast", store: str = "sram") -> str:
-    """The generator's canonical spelling (StreamDesigns.name): the defaults _mfast and _rsram left out."""
-    return f"polymul_{n}_{logq}_s{lanes}_w{w}" + ("" if mul == "fast" else f"_m{mul}") + ("" if store == "sram" else f"_r{store}")
+def name(n: int, logq: int, lanes: int, w: int, mul: str = "fast", store: str = "sram", cls: str = "any") -> str:
+    """The generator's canonical spelling (StreamDesigns.name): the defaults _mfast, _rsram and _cany left out."""
+    return (f"polymul_{n}_{logq}_s{lanes}_w{w}" + ("" if mul == "fast" else f"_m{mul}") + ("" if store == "sram" else f"_r{store}")
+            + ("" if cls == "any" else f"_c{cls}"))
 
 
 def width_candidates(logq: int, w_default: int, limbs_default: int) -> list:
@@ -239,17 +245,19 @@ class SetSweep:
             self.log.append(f"{self.set}: refused: {short(e['error'])}")
             return {}
         w0, l0 = e["params"]["limb_bits"], e["params"]["limbs"]
-        cur = {"lanes": p0, "w": w0, "mul": "fast", "store": "sram"}
+        cur = {"lanes": p0, "w": w0, "mul": "fast", "store": "sram", "cls": "any"}
         self.out(f"({n}, {logq}): start at P = {p0}, default w = {w0} (L = {l0}), _mfast, _rsram")
 
         def nm(c):
-            return name(n, logq, c["lanes"], c["w"], c["mul"], c["store"])
+            return name(n, logq, c["lanes"], c["w"], c["mul"], c["store"], c["cls"])
 
         for step, title in STEPS:
             if step == "width":
                 configs = [{**cur, "w": w} for w in width_candidates(logq, w0, l0)]
             elif step == "mul":
                 configs = [{**cur, "mul": m} for m in MULS]
+            elif step == "class":
+                configs = [{**cur, "cls": c} for c in CLASSES]
             elif step in ("store", "store2"):
                 configs = [{**cur, "store": s} for s in STORES]
             else:
@@ -265,6 +273,14 @@ class SetSweep:
                     mf = pb.stream_manifest(sram)
                     if d != keep and mf is not None and not (mf.get("storage") or {}).get("macro_count"):
                         return f"same circuit as `{keep}`: no delay line reaches the macro depth at P = {cur['lanes']}"
+                    return None
+            if step == "class":
+                keep = nm(cur)
+
+                def twin(d, keep=keep):
+                    mf, kf = pb.stream_manifest(d), pb.stream_manifest(keep)
+                    if d != keep and mf is not None and kf is not None and mf["primes"] == kf["primes"]:
+                        return f"same circuit as `{keep}`: the class's {len(mf['primes'])} largest w-bit primes are its primes"
                     return None
             if step == "lanes":
                 self.lanes_step(configs, nm)

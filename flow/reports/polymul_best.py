@@ -77,10 +77,12 @@ def stream_manifest(d: str):
 
 
 def config_key(mf: dict) -> tuple:
-    """What makes two names the same circuit: (n, logq, lanes, w, multipliers, storage)."""
+    """What makes two names the same circuit: (n, logq, lanes, w, multipliers, storage, primes): a prime
+    class (_c) whose largest primes are the default's is the default's circuit."""
     p = mf.get("registry", {}).get("params", {})
     store = p.get("store") or (mf.get("storage") or {}).get("store") or ("sram" if mf.get("sram") else "ff")
-    return (mf["n"], mf["logq"], mf["lanes"], mf["limb_bits"], p.get("mul") or (mf.get("multipliers") or {}).get("config"), store)
+    return (mf["n"], mf["logq"], mf["lanes"], mf["limb_bits"], p.get("mul") or (mf.get("multipliers") or {}).get("config"), store,
+            tuple(str(q) for q in mf.get("primes", [])))
 
 
 def macro_estimate_um2(mf: dict) -> float:
@@ -176,7 +178,7 @@ def point(d: str, mf: dict = None) -> dict:
     cycles, lat = mf["cycles_per_product"], mf["latency_cycles"]
     st = mf.get("storage") or {}
     r = {"design": d, "n": n, "logq": logq, "lanes": P, "limb_bits": w, "limbs": L, "mul": key[4], "store": key[5],
-         "cycles_per_product": cycles, "latency_cycles": lat, "delay_line_bits": st.get("delay_line_bits"),
+         "prime_class": mf.get("prime_class", "any"), "cycles_per_product": cycles, "latency_cycles": lat, "delay_line_bits": st.get("delay_line_bits"),
          "flip_flop_line_bits": st.get("flip_flop_line_bits"), "macro_count": st.get("macro_count"),
          "macro_estimate_um2": macro_estimate_um2(mf), "io_bits_per_cycle": io_bits_per_cycle(mf),
          "bits_per_product": 3 * n * L * w, "pretransformed": bool(mf.get("b_pretransformed", False)),
@@ -320,7 +322,7 @@ def limits(s: dict) -> list:
     e = b.get("endpoints") or {}
     out.append(f"clock: {b['clock_mhz']:.0f} MHz, tt critical path {b['critical_path_ns']:.3f} ns from "
                f"`{e.get('start')}` to `{e.get('end')}`")
-    bigger = [p for p in s["points"] if (p["limb_bits"], p["mul"], p["store"]) == (b["limb_bits"], b["mul"], b["store"])
+    bigger = [p for p in s["points"] if (p["limb_bits"], p["mul"], p["store"], p["prime_class"]) == (b["limb_bits"], b["mul"], b["store"], b["prime_class"])
               and p["lanes"] == 2 * b["lanes"]]
     rec = dse_record()["points"]
     nxt = f"P = {2 * b['lanes']}"
@@ -464,17 +466,17 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
         L += [f"### ({key[0]}, {key[1]})", ""]
         if any(p["status"] == "measured" for p in s["points"]):
             L += [f"![Pareto plot](polymul_dse_{key[0]}_{key[1]}.png)", ""]
-        L += md_head("design", "P", "w", "L", "mul", "store", "area (mm2)", "macros (mm2)", "clock (MHz)", "cycles",
+        L += md_head("design", "P", "w", "L", "mul", "store", "class", "area (mm2)", "macros (mm2)", "clock (MHz)", "cycles",
                      "us per product", "products/s", "latency (us)", "area-time (mm2 us)", "<= 25 mm2", "Pareto", "status")
         for p in s["points"]:
             name = f"`{p['design']}`" + (f" (= {', '.join(p['aliases'])})" if p.get("aliases") else "")
             if p["status"] == "measured":
-                L.append(f"| {name} | {p['lanes']} | {p['limb_bits']} | {p['limbs']} | {fmt(p['mul'])} | {p['store']} | "
+                L.append(f"| {name} | {p['lanes']} | {p['limb_bits']} | {p['limbs']} | {fmt(p['mul'])} | {p['store']} | {p['prime_class']} | "
                          f"{p['area_mm2']:.3f} | {p['macro_mm2']:.3f} | {p['clock_mhz']:.1f} | {p['cycles_per_product']:,} | "
                          f"{p['us_per_product']:.3f} | {p['throughput_per_s']:,.0f} | {p['latency_us']:.3f} | {p['area_time']:.3f} | "
                          f"{_yes(p['within'])} | {_yes(p['pareto'])} | measured{'' if p['flow_current'] else ' (older flow)'} |")
             else:
-                L.append(f"| {name} | {p['lanes']} | {p['limb_bits']} | {p['limbs']} | {fmt(p['mul'])} | {p['store']} | n/a | "
+                L.append(f"| {name} | {p['lanes']} | {p['limb_bits']} | {p['limbs']} | {fmt(p['mul'])} | {p['store']} | {p['prime_class']} | n/a | "
                          f"{p['macro_estimate_um2'] / 1e6:.3f} (manifest) | n/a | {p['cycles_per_product']:,} | n/a | n/a | n/a | n/a | "
                          f"{'no: macros alone' if p['macro_estimate_um2'] > AREA_BUDGET_UM2 else 'n/a'} | n/a | {p['status']} |")
         L.append("")

@@ -32,12 +32,13 @@ polymul_2048_33,2048,33,2,400000.0,13600000.0,48,10.9,17952,24101,250.0,False
 """
 
 
-def manifest(d, n, logq, lanes, w, limbs, mul="fast", store="sram", macro_um2=0.0, latency=675):
+def manifest(d, n, logq, lanes, w, limbs, mul="fast", store="sram", macro_um2=0.0, latency=675, cls="any", primes=None):
     sram = {"macro_models": ["sky130_sram_1kbyte_1rw1r_32x256_8"], "macro_count": 4, "macro_area_um2": macro_um2} if macro_um2 else None
     return {"design": d, "kind": "polymul_stream", "family": "polymul", "n": n, "logq": logq, "lanes": lanes,
             "limb_bits": w, "limbs": limbs, "cycles_per_product": n // lanes, "latency_cycles": latency,
+            "prime_class": cls, "primes": [str(q) for q in (primes or [(1 << w) - 1 - i for i in range(limbs)])],
             "registry": {"design": d, "params": {"n": n, "logq": logq, "lanes": lanes, "limb_bits": w, "limbs": limbs,
-                                                 "mul": mul, "store": store}},
+                                                 "mul": mul, "store": store, "prime_class": cls}},
             "storage": {"store": store, "delay_line_bits": 3 * n * w * limbs, "flip_flop_line_bits": 1000,
                         "macro_count": 4 if macro_um2 else 0, "macro_area_um2": macro_um2},
             "sram": sram,
@@ -252,12 +253,15 @@ def test_plan_refusals_and_macro_skip(tree, monkeypatch):
     # --max-points 3: three points to run, the rest capped; nothing ran, nothing was generated
     assert text.count(": to run") == 3 and "not run: --max-points reached" in text
     assert not layout.rtl_dir("polymul_4096_62_s4_w32").exists()
-    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 6  # five stream steps and the tile
+    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 7  # six stream steps and the tile
+    assert [l.split(": ")[1] for l in s.log] == ["width", "mul", "class", "store", "lanes", "store2", "tile"]
 
 
 def test_names_and_sets():
     assert dse_polymul.name(1024, 19, 8, 20) == "polymul_1024_19_s8_w20"
     assert dse_polymul.name(2048, 33, 4, 18, "paper", "ff") == "polymul_2048_33_s4_w18_mpaper_rff"
+    assert dse_polymul.name(4096, 62, 1, 32, cls="proth2l") == "polymul_4096_62_s1_w32_cproth2l"
+    assert dse_polymul.name(4096, 62, 1, 32, cls="any") == "polymul_4096_62_s1_w32"
     assert dse_polymul.width_candidates(19, 20, 1) == [20, 16, 19]
     assert dse_polymul.width_candidates(33, 18, 2) == [18, 34, 16, 17]
     a = dse_polymul.argparse.Namespace(sets="1024_19,4096_62", n=None, logq=None)
@@ -287,18 +291,21 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
                         lambda names: {n: {"design": n, "params": {"limb_bits": 20, "limbs": 1}} for n in names})
 
     def parse(d):
-        m = re.fullmatch(r"polymul_(\d+)_(\d+)_s(\d+)_w(\d+)(_mpaper)?(_rff)?", d)
+        m = re.fullmatch(r"polymul_(\d+)_(\d+)_s(\d+)_w(\d+)(_mpaper)?(_rff)?(?:_c(\w+))?", d)
         n, logq, P, w = map(int, m.groups()[:4])
-        return n, logq, P, w, -(-logq // (w - 1)), "paper" if m.group(5) else "fast", "ff" if m.group(6) else "sram"
+        return n, logq, P, w, -(-logq // (w - 1)), "paper" if m.group(5) else "fast", "ff" if m.group(6) else "sram", m.group(7) or "any"
 
     def generate(designs):
         for d in designs:
             if d in TILES_1024_19:  # architecture (b): the tile at P = 1..32
                 add_tiles(build)
                 continue
-            n, logq, P, w, L, mul, store = parse(d)
+            n, logq, P, w, L, mul, store, cls = parse(d)
+            # the prime classes: proth's largest primes are any's (the same circuit), the l forms' are not
+            primes = [(1 << w) - 3 - 2 * i for i in range(L)] if cls in ("proth2l", "proth3l") else None
             if not layout.manifest(d).exists():
-                add_design(build, manifest(d, n, logq, P, w, L, mul, store, macro_um2=3e6 if P == 1 and store == "sram" else 0.0))
+                add_design(build, manifest(d, n, logq, P, w, L, mul, store, macro_um2=3e6 if P == 1 and store == "sram" else 0.0,
+                                           cls=cls, primes=primes))
         return []
     monkeypatch.setattr(dse, "generate", generate)
     failing = "polymul_1024_19_s2_w20"
@@ -313,9 +320,9 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
                 if d == failing:
                     out[d] = {"design": d, "ok": False, "wall_s": 1.0, "tail": "flow output\nerror: synthesis ran out of memory\n"}
                     continue
-                n, logq, P, w, L, mul, store = parse(d)
+                n, logq, P, w, L, mul, store, cls = parse(d)
                 mf = json.loads(layout.manifest(d).read_text())
-                add_metrics(d, mf, P * L * w * w * 1e4, 3.0 if mul == "paper" else 2.0)
+                add_metrics(d, mf, P * L * w * w * 1e4 * (1.0 if cls == "any" else 1.05), 3.0 if mul == "paper" else 2.0)
                 out[d] = {"design": d, "ok": True, "wall_s": 1.0, "tail": ""}
             return out
     # an earlier result of the failing point (older RTL): it stays where it is
@@ -329,11 +336,16 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
     # width: w = 19 (2 limbs, 28.9 mm2) is over budget, w = 16 (2 limbs) costs more area-time: w = 20 stays
     assert "best polymul_1024_19_s4_w20" in s.log[0]
     assert "best polymul_1024_19_s4_w20" in s.log[1]                       # _mpaper is slower
+    # the prime class: proth's primes are any's (pruned, the same circuit); the l forms ran and cost more
+    assert "best polymul_1024_19_s4_w20" in s.log[2] and s.log[2].startswith("1024_19: class:")
+    assert rec["points"]["polymul_1024_19_s4_w20_cproth"]["status"] == "pruned"
+    assert "same circuit as `polymul_1024_19_s4_w20`" in rec["points"]["polymul_1024_19_s4_w20_cproth"]["why"]
+    assert {"polymul_1024_19_s4_w20_cproth2l", "polymul_1024_19_s4_w20_cproth3l"} <= set(Runner.ran)
     assert rec["points"]["polymul_1024_19_s4_w20_rff"]["status"] == "pruned"   # no macro at P = 4: the same circuit
     # lanes, one wave at a time: P = 8 measures 32 mm2, so P = 16 is pruned unrun
     assert rec["points"]["polymul_1024_19_s16_w20"]["status"] == "pruned" and "polymul_1024_19_s16_w20" not in Runner.ran
     assert "P = 8 measured 32.00 mm2 > 25 mm2" in rec["points"]["polymul_1024_19_s16_w20"]["why"]
-    assert cur == {"lanes": 4, "w": 20, "mul": "fast", "store": "sram"}
+    assert cur == {"lanes": 4, "w": 20, "mul": "fast", "store": "sram", "cls": "any"}
     # the failure: recorded with the flow's last line, run once, its earlier result untouched
     assert rec["points"][failing]["status"] == "failed" and "ran out of memory" in rec["points"][failing]["why"]
     assert Runner.ran.count(failing) == 1 and layout.metrics(failing).read_text() == before

@@ -17,6 +17,7 @@ import pytest
 
 import registry
 from polymul.stream import Engine, negacyclic_kronecker, negacyclic_reference, negacyclic_schoolbook
+from primetools.proth import is_proth, proth_l_primes
 from pdk import FlowError, find_pdk, sram_views
 from polymul_stream_verilator import edge_operands, run_products
 from runner import BUILD, ROOT, run_bench
@@ -33,6 +34,7 @@ CASES = {
     "polymul_32_40_s4_mpaper": (32, 4, 2),      # two limbs
     "polymul_32_40_s2_w17_mpaper": (32, 2, 3),  # an explicit narrow limb: three limbs of 17 bits
     "polymul_64_30_s2_mpaper": (64, 2, 1),      # P = 2, lane-pair and delay-line stages
+    "polymul_32_40_s4_cproth2l_mpaper": (32, 4, 2),  # limbs of a prime class (Proth-2l: 1179649, 1146881)
 }
 # The default (fast) multipliers: edge polynomials in make test, every test in make test-long.
 FAST_MUL = {"polymul_16_20_s1": (16, 1, 1)}      # P = 1: every stage a delay line, one limb
@@ -155,6 +157,41 @@ def test_manifest(generated, design):
     assert widths["in_a"] == widths["in_b"] == widths["out_c"] == e.width == limbs * p * e.limb_bits
     assert m["registry"] == registry.describe(design)
     assert (m["registry"]["bench"], m["registry"]["model"]) == ("polymul_stream_bench", "polymul.stream")
+
+
+# ---- Prime classes: the generator's limbs against the prime toolkit (verif/primetools/proth.py) ----
+def _class_primes(cls, n, w):
+    """The class's w-bit primes = 1 mod 2n, the largest first, from the toolkit's definitions."""
+    h = w // 2
+    if cls == "any":
+        return [q for q in range((1 << w) - 1, 1 << (w - 1), -1) if q % (2 * n) == 1 and _is_prime(q)]
+    if cls == "proth":
+        qs = [q for q in range((1 << w) - 1, 1 << (w - 1), -1) if q % (2 * n) == 1 and is_proth(q, w, h)]
+    else:
+        qs = [r.q for r in proth_l_primes(w, h, cls[-2:]) if r.q % (2 * n) == 1]
+    return sorted(qs, reverse=True)
+
+
+@pytest.mark.parametrize("design,n,logq,w,cls", [
+    ("polymul_32_40_s4_cproth2l", 32, 40, 21, "proth2l"),
+    ("polymul_32_40_s4_cproth3l", 32, 40, 21, "proth3l"),
+    ("polymul_64_30_s2_w20_cproth", 64, 30, 20, "proth"),
+    ("polymul_1024_19_s4_cproth2l", 1024, 19, 20, "proth2l"),
+    ("polymul_2048_33_s4_w18_cany", 2048, 33, 18, "any"),
+])
+def test_prime_class(design, n, logq, w, cls):
+    """_c<class>: the limbs are the class's largest primes (exactly w bits, = 1 mod 2n), as few as make
+    Q >= 2^logq; the class is in the registry's parameters."""
+    e = registry.describe(design)
+    got = [int(q) for q in e["params"]["primes"]]
+    want, Q = [], 1
+    for q in _class_primes(cls, n, w):
+        if Q >= 1 << logq:
+            break
+        want.append(q)
+        Q *= q
+    assert got == want, (got, want)
+    assert e["params"]["prime_class"] == cls and e["params"]["limb_bits"] == w
 
 
 # ---- The oracle ----
@@ -289,6 +326,10 @@ REFUSED = {
     "polymul_16_20_p2_s2": ("_p<P>", "_s<P>"),
     "polymul_1024_19_p2_s2": ("_p<P>", "_s<P>"),
     "polymul_16_20_s2_s4": ("at most once", "_w<w>"),
+    "polymul_16_20_s2_cfoo": ("prime classes", "_cany or _cproth or _cproth2l or _cproth3l"),
+    "polymul_16_20_s2_cproth_cany": ("at most once", "_c<any|proth|proth2l|proth3l>"),
+    # three 20-bit Proth-2l primes = 1 mod 2048 exist, log q = 60 needs four: say so, and what would do
+    "polymul_1024_60_s2_w20_cproth2l": ("only 3 primes q = 1 mod 2048 of class proth2l", "another class"),
 }
 
 

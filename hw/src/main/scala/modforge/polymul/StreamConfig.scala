@@ -9,14 +9,15 @@ import modforge.ntt.NttConfig
   *
   * @param lanes    P coefficients of each limb per beat: a product takes n/P beats in and out
   * @param limbBits w, the width of a limb's residues; the primes have exactly w bits ([[StreamPrimes]])
+  * @param primeClass the class the primes are drawn from ([[PrimeClass]]; `any` by default)
   */
 case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
-                        store: LineStore = LineStore.Auto) {
+                        store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime) {
   val logN: Int = Integer.numberOfTrailingZeros(n)
   val logP: Int = Integer.numberOfTrailingZeros(lanes)
   /** Beats per product (one product accepted every `frame` cycles in steady state). */
   val frame: Int = n / lanes
-  val primes: Seq[BigInt] = StreamPrimes.select(n, logq, limbBits)
+  val primes: Seq[BigInt] = StreamPrimes.select(n, logq, limbBits, primeClass)
   val limbs: Int = primes.size
   val bigQ: BigInt = primes.product
   val psis: Seq[BigInt] = primes.map(q => NttConfig.findPsi(n, q))
@@ -67,26 +68,28 @@ object StreamConfig {
   val defaultLanes = 4
 
   /** The default limb width: L = ceil(logq / (defaultMaxLimb - 1)) limbs of w = ceil(logq / L) + 1 bits,
-    * widened while too few primes of that width exist. */
-  def defaultLimbBits(n: Int, logq: Int): Int = {
+    * widened while too few primes of that width (and class) exist. */
+  def defaultLimbBits(n: Int, logq: Int, cls: PrimeClass = PrimeClass.AnyPrime): Int = {
     val l = (logq + defaultMaxLimb - 2) / (defaultMaxLimb - 1)
     val w0 = math.max(minLimbBits, (logq + l - 1) / l + 1)
-    (w0 to maxLimbBits).find(w => try { StreamPrimes.select(n, logq, w); true } catch { case _: PreconditionError => false })
-      .getOrElse(throw new PreconditionError(s"no limb width from $w0 to $maxLimbBits bits has enough primes = 1 mod ${2 * n}"))
+    val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
+    (w0 to maxLimbBits).find(w => try { StreamPrimes.select(n, logq, w, cls); true } catch { case _: PreconditionError => false })
+      .getOrElse(throw new PreconditionError(s"no limb width from $w0 to $maxLimbBits bits has enough primes = 1 mod ${2 * n}$of: " +
+        s"use another class (_c<${PrimeClass.all.map(_.name).mkString("|")}>) or a smaller n"))
   }
 
   private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
   /** The configuration, or the first rule it breaks with what is accepted. */
   def check(n: Int, logq: Int, lanes: Option[Int], limbBits: Option[Int], mul: StreamMul = StreamMul.Fast,
-            store: LineStore = LineStore.Auto): Either[String, StreamConfig] = {
+            store: LineStore = LineStore.Auto, cls: PrimeClass = PrimeClass.AnyPrime): Either[String, StreamConfig] = {
     if (!pow2(n) || n < minN || n > maxN) return Left(s"n = $n: n must be a power of two from $minN to $maxN")
     if (logq < minLogq || logq > maxLogq) return Left(s"log q = $logq: log q must be from $minLogq to $maxLogq")
     val p = lanes.getOrElse(math.min(defaultLanes, n / 2))
     if (!pow2(p) || p > n / 2) return Left(s"_s$p: the lanes P must be a power of two that divides n with n/P >= 2 " +
       s"(1, 2, 4, ..., ${n / 2} for n = $n)")
     limbBits.foreach(w => if (w < minLimbBits || w > maxLimbBits) return Left(s"_w$w: the limb width must be from $minLimbBits to $maxLimbBits bits"))
-    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(defaultLimbBits(n, logq)), mul, store))
+    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(defaultLimbBits(n, logq, cls)), mul, store, cls))
     catch { case e: PreconditionError => Left(e.getMessage) }
   }
 }

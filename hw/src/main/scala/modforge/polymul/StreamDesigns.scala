@@ -9,49 +9,56 @@ import java.io.{File, PrintWriter}
   *
   *   `polymul_<n>_<logq>_s<P>[_w<w>]`   P lanes, w-bit limbs (default: [[StreamConfig.defaultLimbBits]])
   *   `polymul_<n>_<logq>[_w<w>]`        for (n, logq) outside the SSA paper's Table I: the engine at P = 4
+  *   options `_m<fast|paper>` (multipliers), `_r<sram|ff>` (delay lines), `_c<any|proth|proth2l|proth3l>`
+  *   (the primes' class, [[PrimeClass]])
   *
   * n a power of two from 16 to 32768, log q from 16 to 1024. The paper's Table I names without
   * options stay the SRAM NTT tile ([[PolymulDesigns]]).
   */
 object StreamDesigns {
-  private val Pattern = """polymul_(\d{1,6})_(\d{1,5})((?:_[a-z][a-z0-9]{1,6})*)""".r
-  private val Opt = """_([a-z])([a-z0-9]{1,6})""".r
+  private val Pattern = """polymul_(\d{1,6})_(\d{1,5})((?:_[a-z][a-z0-9]{1,7})*)""".r
+  private val Opt = """_([a-z])([a-z0-9]{1,7})""".r
 
   /** One line (`make help`, refusals): the details are in docs/polymul.md. */
-  val grammar: String = s"polymul_<n>_<logq>_s<P>[_w<w>][_m<${StreamMul.all.map(_.name).mkString("|")}>][_r<${LineStore.all.map(_.name).mkString("|")}>], " +
-    s"n a power of two ${StreamConfig.minN}..${StreamConfig.maxN}, log q ${StreamConfig.minLogq}..${StreamConfig.maxLogq}"
+  val grammar: String = s"polymul_<n>_<logq>_s<P>[_w<w>][_m<${StreamMul.all.map(_.name).mkString("|")}>][_r<${LineStore.all.map(_.name).mkString("|")}>][_c<class>], " +
+    s"n a power of 2 ${StreamConfig.minN}..${StreamConfig.maxN}, log q ${StreamConfig.minLogq}..${StreamConfig.maxLogq}"
 
   /** Names a refusal offers as the nearest (Refusal.nearest): the goal sets' engines at their defaults. */
   val examples: Seq[String] = Seq("polymul_1024_19_s4", "polymul_2048_33_s4", "polymul_4096_62_s2_w32", "polymul_16_20_s1")
 
   def name(c: StreamConfig): String = s"polymul_${c.n}_${c.logq}_s${c.lanes}_w${c.limbBits}" + (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") +
-    (if (c.store == LineStore.Auto) "" else s"_r${c.store.name}")
+    (if (c.store == LineStore.Auto) "" else s"_r${c.store.name}") + (if (c.primeClass == PrimeClass.AnyPrime) "" else s"_c${c.primeClass.name}")
 
   /** Some(config or error) for a streaming name; None for a name that is the paper's tile. */
   def parse(design: String): Option[Either[String, StreamConfig]] = design match {
     case Pattern(nS, lS, opts) =>
       val tokens = Opt.findAllMatchIn(opts).map(m => m.group(1) -> m.group(2)).toSeq
-      val ints = tokens.collect { case (k, v) if k != "m" && k != "r" && v.forall(_.isDigit) => k -> v.toInt }.toMap
+      val named = Seq("m", "r", "c") // options whose value is a word
+      val ints = tokens.collect { case (k, v) if !named.contains(k) && v.forall(_.isDigit) => k -> v.toInt }.toMap
       val keys = tokens.map(_._1)
       val (n, logq) = (nS.toInt, lS.toInt)
-      val stream = keys.exists(k => Seq("s", "w", "m", "r").contains(k)) || !PolymulDesigns.paperSets.contains(n -> logq)
+      val stream = keys.exists(k => Seq("s", "w", "m", "r", "c").contains(k)) || !PolymulDesigns.paperSets.contains(n -> logq)
       val mul = tokens.collectFirst { case ("m", v) => StreamMul.parse(v) }
       val store = tokens.collectFirst { case ("r", v) => LineStore.parse(v) }
+      val cls = tokens.collectFirst { case ("c", v) => PrimeClass.parse(v) }
       if (!stream) None
       else if (keys.contains("p")) Some(Left(s"'$design': _p<P> (the SRAM tile's lanes) and _s<P> (the streaming engine's) together: keep one"))
-      else if (keys.distinct.size != keys.size || keys.exists(k => !Seq("s", "w", "m", "r").contains(k)) ||
-        tokens.exists { case (k, v) => k != "m" && k != "r" && !v.forall(_.isDigit) })
-        Some(Left(s"'$design': options are _s<P>, _w<w>, _m<${StreamMul.all.map(_.name).mkString("|")}> and _r<${LineStore.all.map(_.name).mkString("|")}>, each at most once; $grammar"))
+      else if (keys.distinct.size != keys.size || keys.exists(k => !Seq("s", "w", "m", "r", "c").contains(k)) ||
+        tokens.exists { case (k, v) => !named.contains(k) && !v.forall(_.isDigit) })
+        Some(Left(s"'$design': options are _s<P>, _w<w>, _m<${StreamMul.all.map(_.name).mkString("|")}>, _r<${LineStore.all.map(_.name).mkString("|")}> " +
+          s"and _c<${PrimeClass.all.map(_.name).mkString("|")}>, each at most once; $grammar"))
       else if (mul.contains(None)) Some(Left(s"'$design': the multipliers are _m${StreamMul.all.map(_.name).mkString(" or _m")}; $grammar"))
       else if (store.contains(None)) Some(Left(s"'$design': the delay lines are _r${LineStore.all.map(_.name).mkString(" or _r")}; $grammar"))
-      else Some(StreamConfig.check(n, logq, ints.get("s"), ints.get("w"), mul.flatten.getOrElse(StreamMul.Fast), store.flatten.getOrElse(LineStore.Auto)).left.map(e => s"'$design': $e; $grammar"))
+      else if (cls.contains(None)) Some(Left(s"'$design': the prime classes are _c${PrimeClass.all.map(_.name).mkString(" or _c")}; $grammar"))
+      else Some(StreamConfig.check(n, logq, ints.get("s"), ints.get("w"), mul.flatten.getOrElse(StreamMul.Fast), store.flatten.getOrElse(LineStore.Auto),
+        cls.flatten.getOrElse(PrimeClass.AnyPrime)).left.map(e => s"'$design': $e; $grammar"))
     case _ => None
   }
 
   def entry(name: String, c: StreamConfig): RegistryEntry =
     RegistryEntry(name, "polymul", "polynomial multiplier, streaming RNS NTT engine",
       Seq[(String, Any)]("n" -> c.n, "logq" -> c.logq, "arch" -> "stream", "lanes" -> c.lanes, "limb_bits" -> c.limbBits,
-        "limbs" -> c.limbs, "mul" -> c.mul.name, "store" -> c.store.name, "primes" -> c.primes, "psi" -> c.psis),
+        "limbs" -> c.limbs, "mul" -> c.mul.name, "store" -> c.store.name, "prime_class" -> c.primeClass.name, "primes" -> c.primes, "psi" -> c.psis),
       name, Some("polymul_stream_bench"), gls = true, "polymul_stream", Some("polymul.stream"))
 
   def generate(out: String, name: String, c: StreamConfig): Unit = {
@@ -118,6 +125,7 @@ object StreamDesigns {
   "lanes": ${c.lanes},
   "limb_bits": ${c.limbBits},
   "limbs": ${c.limbs},
+  "prime_class": "${c.primeClass.name}",
   "primes": ${strs(c.primes)},
   "psi": ${strs(c.psis)},
   "Q": "${c.bigQ}",

@@ -10,34 +10,34 @@ import modforge.PreconditionError
   * the primitive 2n-th root psi the negacyclic NTT needs (docs/polymul.md, "RNS").
   */
 object StreamPrimes {
-  private def candidates(n: Int, w: Int): Iterator[BigInt] = {
-    val step = BigInt(2 * n)
-    val top = ((BigInt(1) << w) - 1) / step * step + 1 // the largest 1 mod 2n below 2^w
-    Iterator.iterate(top)(_ - step).takeWhile(_ > (BigInt(1) << (w - 1))).filter(_.isProbablePrime(64))
-  }
+  private def candidates(n: Int, w: Int, cls: PrimeClass): Iterator[BigInt] =
+    cls.candidates(n, w).filter(_.isProbablePrime(64))
 
   /** The primes, or a [[PreconditionError]] that says how many exist and the largest n they serve. */
-  def select(n: Int, logq: Int, w: Int): Seq[BigInt] = {
+  def select(n: Int, logq: Int, w: Int, cls: PrimeClass = PrimeClass.AnyPrime): Seq[BigInt] = {
     val need = BigInt(1) << logq
-    val it = candidates(n, w)
+    val it = candidates(n, w, cls)
     var got = Vector.empty[BigInt]
     while (got.product < need && it.hasNext) got :+= it.next()
     if (got.product >= need) got
     else {
       val l = (logq + w - 2) / (w - 1)
-      val have = if (got.size == 1) "1 prime q = 1 mod " + (2 * n) + " has" else s"${got.size} primes q = 1 mod ${2 * n} have"
-      throw new PreconditionError(s"limb width w = $w: only $have exactly $w bits (their product has ${got.product.bitLength - 1}+ bits, " +
-        s"log q = $logq needs about $l such primes, and ${largestN(w, l)}): use a wider limb " +
-        s"(_w<w> up to ${StreamConfig.maxLimbBits}, or no _w for the default)")
+      val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
+      val have = if (got.size == 1) s"1 prime q = 1 mod ${2 * n}$of has" else s"${got.size} primes q = 1 mod ${2 * n}$of have"
+      val other = if (cls == PrimeClass.AnyPrime) "" else s", or another class (_c<${PrimeClass.all.map(_.name).mkString("|")}>; " +
+        s"class any has ${candidates(n, w, PrimeClass.AnyPrime).take(l).size} of the $l)"
+      throw new PreconditionError(s"limb width w = $w: only $have exactly $w bits (their product has ${(got.product.bitLength - 1).max(0)}+ bits, " +
+        s"log q = $logq needs about $l such primes, and ${largestN(w, l, cls)}): use a wider limb " +
+        s"(_w<w> up to ${StreamConfig.maxLimbBits}, or no _w for the default)$other")
     }
   }
 
   /** How many w-bit primes = 1 mod 2n exist, counted up to `cap`. */
-  def count(n: Int, w: Int, cap: Int = 1 << 20): Int = candidates(n, w).take(cap).size
+  def count(n: Int, w: Int, cap: Int = 1 << 20, cls: PrimeClass = PrimeClass.AnyPrime): Int = candidates(n, w, cls).take(cap).size
 
   /** The largest power-of-two n for which at least `l` w-bit primes = 1 mod 2n exist. */
-  def largestN(w: Int, l: Int): String = {
-    val ns = Iterator.iterate(StreamConfig.maxN)(_ / 2).takeWhile(_ >= 2).find(n => candidates(n, w).take(l).size >= l)
+  def largestN(w: Int, l: Int, cls: PrimeClass = PrimeClass.AnyPrime): String = {
+    val ns = Iterator.iterate(StreamConfig.maxN)(_ / 2).takeWhile(_ >= 2).find(n => candidates(n, w, cls).take(l).size >= l)
     ns.map(n => s"$l such primes of $w bits exist up to n = $n").getOrElse(s"not even n = 2 has $l primes of $w bits")
   }
 }
