@@ -138,7 +138,7 @@ class SetSweep:
     def alias(self, d):
         """A measured point of the same circuit under another name (the sweep spells the width out,
         `polymul_1024_19_s4_w20`; a design measured as `polymul_1024_19_s4` is the same engine), or None."""
-        mf = pb.stream_manifest(d)
+        mf = pb.stream_manifest(d) or self.planned(d)
         if mf is None:
             return None
         key = pb.config_key(mf)
@@ -149,6 +149,18 @@ class SetSweep:
                 if r["status"] == "measured":
                     return r
         return None
+
+    def planned(self, d):
+        """--plan: the parts of a manifest the registry already knows (an entry's params name n, log q,
+        P, w, the multipliers, the storage and the primes), so that a point measured under another
+        name shows as such before anything is generated; None outside --plan or for a refused name."""
+        if self.mode != "plan":
+            return None
+        p = registry.describe_many([d]).get(d, {}).get("params") or {}
+        if "primes" not in p:
+            return None
+        return {"n": p["n"], "logq": p["logq"], "lanes": p["lanes"], "limb_bits": p["limb_bits"],
+                "primes": p["primes"], "registry": {"params": p}}
 
     # -- a step: registry, generation, the storage estimate, then synthesis
     def screen(self, step, cands, twin_of=None):

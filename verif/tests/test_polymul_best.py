@@ -466,3 +466,18 @@ def test_limits_of_a_missed_goal(tree):
     fpga = next(l for l in lines if l.startswith("the FPGA goal"))
     assert fpga == ("the FPGA goal needs 3.16x the throughput: 316 MHz (3.16 ns) at P = 1, 158 MHz (6.33 ns) at P = 2, "
                     "or P = 4 at 100 MHz")
+
+
+def test_plan_shows_a_point_measured_under_another_name(tree, monkeypatch):
+    """--plan reads the registry's params (n, log q, P, w, multipliers, storage, primes) for a point not
+    generated yet: one that is a measured circuit under another name shows as measured, one with other
+    primes (a prime class) does not; outside --plan nothing is read from the registry for it."""
+    mf = json.loads(layout.manifest("polymul_1024_19_s8_w20").read_text())
+    same = {**mf["registry"]["params"], "primes": mf["primes"]}
+    other = {**same, "primes": ["778241"], "prime_class": "proth2l"}
+    monkeypatch.setattr(registry, "describe_many", lambda names: {
+        n: {"design": n, "params": other if n.endswith("_cproth2l") else same} for n in names})
+    plan = dse_polymul.SetSweep(1024, 19, "plan", out=lambda _: None)
+    assert plan.alias("polymul_1024_19_s8")["design"] == "polymul_1024_19_s8_w20"
+    assert plan.alias("polymul_1024_19_s8_w20_cproth2l") is None
+    assert dse_polymul.SetSweep(1024, 19, "run", out=lambda _: None).alias("polymul_1024_19_s8") is None
