@@ -29,7 +29,7 @@ import sys
 
 import layout
 from harden import flow_sha256
-from reports import common, polymul_arch, polymul_best_fpga
+from reports import common, polymul_arch, polymul_best_fpga, polymul_levers
 from reports.common import (fmt, generated_by, harden_result, md_head, pyplot, read_json, same_rtl, save_figure, stamp,
                             tools_text, write_csv, write_md)
 
@@ -178,7 +178,7 @@ def point(d: str, mf: dict = None) -> dict:
     cycles, lat = mf["cycles_per_product"], mf["latency_cycles"]
     st = mf.get("storage") or {}
     r = {"design": d, "n": n, "logq": logq, "lanes": P, "limb_bits": w, "limbs": L, "mul": key[4], "store": key[5],
-         "prime_class": mf.get("prime_class", "any"), "cycles_per_product": cycles, "latency_cycles": lat, "delay_line_bits": st.get("delay_line_bits"),
+         "prime_class": mf.get("prime_class", "any"), "primes": [str(q) for q in mf.get("primes", [])], "cycles_per_product": cycles, "latency_cycles": lat, "delay_line_bits": st.get("delay_line_bits"),
          "flip_flop_line_bits": st.get("flip_flop_line_bits"), "macro_count": st.get("macro_count"),
          "macro_estimate_um2": macro_estimate_um2(mf), "io_bits_per_cycle": io_bits_per_cycle(mf),
          "bits_per_product": 3 * n * L * w, "pretransformed": bool(mf.get("b_pretransformed", False)),
@@ -452,6 +452,7 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
 
     L += polymul_arch.section(sets, GOAL_SETS, AREA_BUDGET_UM2)
     L += polymul_best_fpga.section(sets)
+    L += polymul_levers.section(sets)
 
     # every point
     L += ["## Every point, per set", "",

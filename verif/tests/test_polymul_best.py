@@ -481,3 +481,24 @@ def test_plan_shows_a_point_measured_under_another_name(tree, monkeypatch):
     assert plan.alias("polymul_1024_19_s8")["design"] == "polymul_1024_19_s8_w20"
     assert plan.alias("polymul_1024_19_s8_w20_cproth2l") is None
     assert dse_polymul.SetSweep(1024, 19, "run", out=lambda _: None).alias("polymul_1024_19_s8") is None
+
+
+def test_levers_pairs_points_that_differ_in_one_lever_only(tree):
+    """Each lever's measured pairs: the (1024, 19) fixture's P = 4, 8, 16 (lanes), plus a Proth-2l point of
+    the P = 4 configuration (class, its primes' set bits shown); a point differing in two levers is no pair."""
+    from reports import polymul_levers
+    build, _ = tree
+    add_design(build, manifest("polymul_1024_19_s4_w20_cproth2l", 1024, 19, 4, 20, 1, cls="proth2l", primes=[778241]),
+               std_um2=2.7e6, cp_ns=2.0)
+    add_design(build, manifest("polymul_1024_19_s8_w20_mpaper_cproth2l", 1024, 19, 8, 20, 1, mul="paper", cls="proth2l",
+                               primes=[778241]), std_um2=2.7e6, cp_ns=2.0)
+    sets = pb.collect()["sets"]
+    got = [(name, a["design"], b["design"]) for name, _, a, b in polymul_levers.pairs(sets[(1024, 19)]["points"])]
+    assert ("prime class", "polymul_1024_19_s4_w20", "polymul_1024_19_s4_w20_cproth2l") in got
+    assert ("lanes P", "polymul_1024_19_s4_w20", "polymul_1024_19_s8_w20") in got
+    assert ("lanes P", "polymul_1024_19_s8_w20", "polymul_1024_19_s16_w20") in got
+    assert not any("mpaper" in a or "mpaper" in b for _, a, b in got)        # two levers apart from every point
+    text = "\n".join(polymul_levers.section(sets))
+    # any's fixture primes (2^20 - 1: 20 set bits) against 778241 (7 set bits); area 3.000 -> 2.700
+    assert "`polymul_1024_19_s4_w20_cproth2l`: proth2l (7 set bits)" in text and "any (20 set bits)" in text
+    assert "3.000 -> 2.700 (0.900)" in text
