@@ -159,9 +159,11 @@ def run_designs(designs, rerun: bool) -> dict:
     return failures
 
 
-def run_fpga(design: str, targets, prog: str):
-    """flow/fpga.py on the design for each target without a result of its current RTL. A failure
-    is reported and leaves the last good result (fpga.py replaces its folder only on success)."""
+def run_fpga(design: str, targets, prog: str) -> dict:
+    """flow/fpga.py on the design for each target without a result of its current RTL; returns
+    {(design, target): why} for the runs that failed. A failure is reported and leaves the last good
+    result (fpga.py replaces its folder only on success)."""
+    failures = {}
     for target in targets:
         m = fpga_result(design, target)
         if m and same_rtl(m, design):
@@ -170,7 +172,9 @@ def run_fpga(design: str, targets, prog: str):
         print(f"{prog}: {design} {target} ...", flush=True)
         p = subprocess.run([sys.executable, str(FLOW / "fpga.py"), design, target])
         if p.returncode:
+            failures[(design, target)] = f"flow/fpga.py exited {p.returncode}"
             print(f"{prog}: {design} {target}: flow/fpga.py exited {p.returncode}; its figures stay absent", flush=True)
+    return failures
 
 
 # ---- writing reports/ ----

@@ -19,17 +19,14 @@ K2RED, Montgomery-Shift, K2RED-Shift: ECP5_REDUCTIONS_64; measured 0.5-3 min per
 64-bit Montgomery, classical Barrett, Plantard and lazy K2RED) with --ecp5-reductions. The paper's Tables 3 and 4 (U280) are parsed from its text.
 """
 import argparse
-import subprocess
 import sys
-from pathlib import Path
 
-from reports import tosun_tables  # reduction family: the paper's Tables 3 and 4
+from reports import common, tosun_tables  # reduction family: the paper's Tables 3 and 4
 from reports.common import (date_span, entries, entry, fmt, fpga_result, generated_by, harden_result, index,
-                            manifest, md_head, same_rtl, script, tools_text, write_csv, write_md)
-
-FLOW = Path(__file__).resolve().parents[1]
+                            manifest, md_head, script, tools_text, write_csv, write_md)
 
 TARGETS = ("xc7", "ecp5")
+
 
 def is_tile(design) -> bool:
     """An NTT tile (or a polymul tile), as the registry says."""
@@ -47,15 +44,7 @@ def targets(design, ecp5_tiles, ecp5_reductions=False):
 def run_all(designs, ecp5_tiles=False, ecp5_reductions=False):
     failures = {}
     for i, d in enumerate(designs, 1):
-        for t in targets(d, ecp5_tiles, ecp5_reductions):
-            old = fpga_result(d, t)
-            if old and same_rtl(old, d):
-                print(f"fpga-reports: [{i}/{len(designs)}] {d} {t}: up to date ({old['date']})", flush=True)
-                continue
-            print(f"fpga-reports: [{i}/{len(designs)}] {d} {t} ...", flush=True)
-            p = subprocess.run([sys.executable, str(FLOW / "fpga.py"), d, t])
-            if p.returncode != 0:
-                failures[(d, t)] = f"flow/fpga.py exited {p.returncode}"
+        failures.update(common.run_fpga(d, targets(d, ecp5_tiles, ecp5_reductions), f"fpga-reports: [{i}/{len(designs)}]"))
     return failures
 
 

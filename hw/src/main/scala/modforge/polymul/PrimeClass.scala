@@ -16,9 +16,14 @@ package modforge.polymul
   * signed digits) leaves fewer partial products. `make dse-polymul` measures what that is worth.
   */
 sealed abstract class PrimeClass(val name: String) {
-  /** The class's values of exactly w bits, the largest first, not yet tested for primality. */
+  /** The class's values of exactly w bits that are = 1 mod 2n, the largest first, not yet tested for
+    * primality: the candidates [[StreamPrimes]] tests. */
+  def candidates(n: Int, w: Int): Iterator[BigInt]
+}
+
+/** A class given by a form: its w-bit values, the largest first, of which those = 1 mod 2n are candidates. */
+sealed abstract class FormClass(name: String) extends PrimeClass(name) {
   def values(w: Int): Iterator[BigInt]
-  /** Those = 1 mod 2n: the candidates [[StreamPrimes]] tests, the largest first. */
   def candidates(n: Int, w: Int): Iterator[BigInt] = values(w).filter(_ % (2 * n) == 1)
 }
 
@@ -26,23 +31,21 @@ object PrimeClass {
   def high(w: Int): Int = w / 2
 
   case object AnyPrime extends PrimeClass("any") {
-    def values(w: Int): Iterator[BigInt] =
-      Iterator.iterate((BigInt(1) << w) - 1)(_ - 1).takeWhile(_ > (BigInt(1) << (w - 1)))
     /** Straight down the values = 1 mod 2n (every 2n-th integer), not through all of them. */
-    override def candidates(n: Int, w: Int): Iterator[BigInt] = {
+    def candidates(n: Int, w: Int): Iterator[BigInt] = {
       val step = BigInt(2 * n)
       val top = ((BigInt(1) << w) - 1) / step * step + 1 // the largest 1 mod 2n below 2^w
       Iterator.iterate(top)(_ - step).takeWhile(_ > (BigInt(1) << (w - 1)))
     }
   }
-  case object Proth extends PrimeClass("proth") {
+  case object Proth extends FormClass("proth") {
     def values(w: Int): Iterator[BigInt] = {
       val h = high(w)
       Iterator.iterate((BigInt(1) << h) - 1)(_ - 1).takeWhile(_ >= (BigInt(1) << (h - 1))).map(qh => (qh << (w - h)) + 1)
     }
   }
   /** q = 2^(w-1) + d 2^(w-h) + 1 for the d of the Proth-l form (the toolkit's loops, _proth_l_primes). */
-  sealed abstract class ProthL(name: String, three: Boolean) extends PrimeClass(name) {
+  sealed abstract class ProthL(name: String, three: Boolean) extends FormClass(name) {
     def ds(h: Int): Seq[BigInt] = {
       val top = h - 1
       val d2 = for (l1 <- 0 until top; l2 <- 0 to l1) yield (BigInt(1) << l1) - (BigInt(1) << l2)
