@@ -330,6 +330,8 @@ REFUSED = {
     "polymul_16_20_s2_cproth_cany": ("at most once", "_c<any|proth|proth2l|proth3l>"),
     # three 20-bit Proth-2l primes = 1 mod 2048 exist, log q = 60 needs four: say so, and what would do
     "polymul_1024_60_s2_w20_cproth2l": ("only 3 primes q = 1 mod 2048 of class proth2l", "another class"),
+    # no 22-bit Proth-2l prime = 1 mod 8192 at all: the error says "no prime", not "only 0 primes"
+    "polymul_4096_62_s4_w22_cproth2l": ("no prime q = 1 mod 8192 of class proth2l has exactly 22 bits", "class any has 3 of the 3"),
 }
 
 

@@ -23,10 +23,16 @@ object StreamPrimes {
     else {
       val l = (logq + w - 2) / (w - 1)
       val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
-      val have = if (got.size == 1) s"1 prime q = 1 mod ${2 * n}$of has" else s"${got.size} primes q = 1 mod ${2 * n}$of have"
+      // No prime at all: say so plainly (a product of none has no bits to report).
+      val have = got.size match {
+        case 0 => s"no prime q = 1 mod ${2 * n}$of has"
+        case 1 => s"only 1 prime q = 1 mod ${2 * n}$of has"
+        case k => s"only $k primes q = 1 mod ${2 * n}$of have"
+      }
+      val product = if (got.isEmpty) "" else s"their product has ${got.product.bitLength - 1}+ bits, "
       val other = if (cls == PrimeClass.AnyPrime) "" else s", or another class (_c<${PrimeClass.all.map(_.name).mkString("|")}>; " +
         s"class any has ${candidates(n, w, PrimeClass.AnyPrime).take(l).size} of the $l)"
-      throw new PreconditionError(s"limb width w = $w: only $have exactly $w bits (their product has ${(got.product.bitLength - 1).max(0)}+ bits, " +
+      throw new PreconditionError(s"limb width w = $w: $have exactly $w bits (${product}" +
         s"log q = $logq needs about $l such primes, and ${largestN(w, l, cls)}): use a wider limb " +
         s"(_w<w> up to ${StreamConfig.maxLimbBits}, or no _w for the default)$other")
     }
@@ -38,6 +44,7 @@ object StreamPrimes {
   /** The largest power-of-two n for which at least `l` w-bit primes = 1 mod 2n exist. */
   def largestN(w: Int, l: Int, cls: PrimeClass = PrimeClass.AnyPrime): String = {
     val ns = Iterator.iterate(StreamConfig.maxN)(_ / 2).takeWhile(_ >= 2).find(n => candidates(n, w, cls).take(l).size >= l)
-    ns.map(n => s"$l such primes of $w bits exist up to n = $n").getOrElse(s"not even n = 2 has $l primes of $w bits")
+    val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
+    ns.map(n => s"$l such primes of $w bits exist up to n = $n").getOrElse(s"not even n = 2 has $l primes$of of $w bits")
   }
 }
