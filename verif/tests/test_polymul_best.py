@@ -403,7 +403,10 @@ def test_fpga_section_of_the_winners(tree):
     fpga("polymul_2048_33_s4_w18", "xcup", rtl="0" * 64, resources={"LUT": 1})
     fpga("polymul_2048_33_s4_w18", "ecp5", fits=False, overflow="MULT18X18D: 400 of 156")
     # an earlier winner, measured, not the best now: its figures stay, marked
-    fpga("polymul_1024_19_s4_w20", "xcup", resources={"LUT": 555, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0})
+    fpga("polymul_1024_19_s4_w20", "xcup", resources={"LUT": 555, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0},
+         cells={"FDRE": 66, "SRL16E": 10, "SRLC32E": 2})
+    # its ECP5 result: more flip-flops than on UltraScale+, where its delay lines are SRLs
+    fpga("polymul_1024_19_s4_w20", "ecp5", fits=False, overflow="TRELLIS_FF", cells={"TRELLIS_FF": 300})
     pb.write_reports()
     sec = (reports / "polymul_dse.md").read_text().split("## FPGA: the best engines")[1].split("\n## ")[0]
     assert "| `polymul_1024_19_s4_w20` (not the best) | 555 | 66 |" in sec
@@ -416,6 +419,9 @@ def test_fpga_section_of_the_winners(tree):
     r2 = next(l for l in sec.splitlines() if "`polymul_2048_33_s4_w18`" in l).split(" | ")
     assert r2[3] == "n/a" and r2[12] == "does not fit: MULT18X18D: 400 of 156"
     assert "`polymul_2048_33_s4_w18` xcup" in sec and "`polymul_1024_19_s8_w20` xcup" not in sec
+    # the SRL note: the design with both results and more ECP5 flip-flops, its SRL bits (10 x 16 + 2 x 32)
+    assert "`polymul_1024_19_s4_w20` 300 TRELLIS_FF against 66 FF beside 10 SRL16E and 2 SRLC32E (up to 224 bits)" in sec
+    assert "`polymul_1024_19_s8_w20` " not in sec.split("ECP5 flip-flops against UltraScale+")[1].split("\n")[0]
 
 
 def test_sweep_takes_a_measured_alias(tree, monkeypatch):
