@@ -52,8 +52,9 @@ LONG_PRODUCTS = {"polymul_1024_19_s4_mpaper": (1024, 4, 1), "polymul_4096_62_s1_
 # harness moving the beats and the same Python oracle (verif/bench/polymul_stream_verilator.py).
 VERILATOR_PRODUCTS = {"polymul_4096_62_s1_w32_mpaper"}
 # The measured winners (docs/polymul.md), with their default (fast) multipliers as synthesised, in make
-# test-long: full products under Verilator (ports of 80, 144 and 64 bits), generated here like the rest.
+# test-long: full products under Verilator (ports of 160, 80, 144 and 64 bits), generated here like the rest.
 WINNERS = {
+    "polymul_1024_19_s8_w20_cproth3l": (1024, 8, 1),
     "polymul_1024_19_s8": (1024, 8, 1),
     "polymul_1024_19_s4": (1024, 4, 1),
     "polymul_2048_33_s4": (2048, 4, 2),
