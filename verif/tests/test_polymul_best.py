@@ -403,14 +403,17 @@ def test_fpga_section_of_the_winners(tree):
     fpga("polymul_2048_33_s4_w18", "xcup", rtl="0" * 64, resources={"LUT": 1})
     fpga("polymul_2048_33_s4_w18", "ecp5", fits=False, overflow="MULT18X18D: 400 of 156")
     # an earlier winner, measured, not the best now: its figures stay, marked
-    fpga("polymul_1024_19_s4_w20", "xcup", resources={"LUT": 555, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0},
+    fpga("polymul_1024_19_s4_w20", "xcup", resources={"LUT": 555, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0})
+    # another, on both: more flip-flops on ECP5 than on UltraScale+, where its delay lines are SRLs
+    fpga("polymul_1024_19_s16_w20", "xcup", resources={"LUT": 777, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0},
          cells={"FDRE": 66, "SRL16E": 10, "SRLC32E": 2})
-    # its ECP5 result: more flip-flops than on UltraScale+, where its delay lines are SRLs
-    fpga("polymul_1024_19_s4_w20", "ecp5", fits=False, overflow="TRELLIS_FF", cells={"TRELLIS_FF": 300})
+    fpga("polymul_1024_19_s16_w20", "ecp5", fits=False, overflow="TRELLIS_FF", cells={"TRELLIS_FF": 300})
+    # measured, no FPGA result: not shown
+    add_design(build, manifest("polymul_1024_19_s2_w20", 1024, 19, 2, 20, 1), std_um2=2e6, cp_ns=2.0)
     pb.write_reports()
     sec = (reports / "polymul_dse.md").read_text().split("## FPGA: the best engines")[1].split("\n## ")[0]
     assert "| `polymul_1024_19_s4_w20` (not the best) | 555 | 66 |" in sec
-    assert "`polymul_1024_19_s16_w20`" not in sec  # measured, no FPGA result: not shown
+    assert "`polymul_1024_19_s2_w20`" not in sec  # measured, no FPGA result: not shown
     r1 = next(l for l in sec.splitlines() if "`polymul_1024_19_s8_w20`" in l).split(" | ")
     assert r1[3:8] == ["12,345", "6,789", "99", "4", "0"]
     assert r1[12].startswith("40,000 LUT4, 150 MULT18X18D, 8 DP16KD") and r1[13] == "50.0"
@@ -419,8 +422,11 @@ def test_fpga_section_of_the_winners(tree):
     r2 = next(l for l in sec.splitlines() if "`polymul_2048_33_s4_w18`" in l).split(" | ")
     assert r2[3] == "n/a" and r2[12] == "does not fit: MULT18X18D: 400 of 156"
     assert "`polymul_2048_33_s4_w18` xcup" in sec and "`polymul_1024_19_s8_w20` xcup" not in sec
+    # a winner's absence is make reports' to fill; an earlier winner's (no ECP5 here) is not promised
+    assert "Absent (no result of the current RTL in build/): `polymul_2048_33_s4_w18` xcup. `make reports` runs them" in sec
+    assert "Absent, not the best (`make reports` does not run them" in sec and "`polymul_1024_19_s4_w20` ecp5." in sec
     # the SRL note: the design with both results and more ECP5 flip-flops, its SRL bits (10 x 16 + 2 x 32)
-    assert "`polymul_1024_19_s4_w20` 300 TRELLIS_FF against 66 FF beside 10 SRL16E and 2 SRLC32E (up to 224 bits)" in sec
+    assert "`polymul_1024_19_s16_w20` 300 TRELLIS_FF against 66 FF beside 10 SRL16E and 2 SRLC32E (up to 224 bits)" in sec
     assert "`polymul_1024_19_s8_w20` " not in sec.split("ECP5 flip-flops against UltraScale+")[1].split("\n")[0]
 
 
