@@ -106,7 +106,7 @@ def section(sets: dict) -> list:
                     f"{u.get('DP16KD', {}).get('used', 0)} DP16KD" + ("" if e.get("routed", True) else " (not routed)"))
             us = b["cycles_per_product"] / fmax if fmax else None
         if x is None or e is None:
-            absent += [f"`{d}` {t}" for t, m in (("xcup", x), ("ecp5", e)) if m is None]
+            absent += [(d, t) for t, m in (("xcup", x), ("ecp5", e)) if m is None]
         L.append(f"| {n} | {logq} | `{d}`{'' if d in best else ' (not the best)'} | {fmt(res.get('LUT'), ',')} | {fmt(res.get('FF'), ',')} | {fmt(res.get('DSP'), ',')} | "
                  f"{fmt(res.get('BRAM18'), ',')} | {fmt(res.get('URAM'), ',')} | {fmt(pc.get('lut'), ',')} | {fmt(pc.get('ff'), ',')} | "
                  f"{fmt(pc.get('dsp'), ',')} | {fmt(pc.get('bram18'), ',')} | {ecp5} | {fmt(fmax, '.1f')} | {fmt(us, ',.2f')} | "
@@ -126,8 +126,8 @@ def section(sets: dict) -> list:
         L += [f"Results dated {min(dates)} to {max(dates)}; tools: {', '.join(tools)}.", ""]
     # make reports runs fpga.py on the winners only (run): an earlier winner's missing target stays absent
     # until someone runs it, and the note must not promise otherwise.
-    ours = [a for a in absent if a.split("`")[1] in best]
-    others = [a for a in absent if a.split("`")[1] not in best]
+    ours = [f"`{d}` {t}" for d, t in absent if d in best]
+    others = [f"`{d}` {t}" for d, t in absent if d not in best]
     if ours:
         L += [f"Absent (no result of the current RTL in build/): {', '.join(ours)}. `make reports` runs them "
               "(flow/fpga.py <design> xcup|ecp5).", ""]

@@ -19,6 +19,8 @@ sealed abstract class PrimeClass(val name: String) {
   /** The class's values of exactly w bits that are = 1 mod 2n, the largest first, not yet tested for
     * primality: the candidates [[StreamPrimes]] tests. */
   def candidates(n: Int, w: Int): Iterator[BigInt]
+  /** " of class <name>" for the messages that count primes; empty for class any, the default. */
+  def ofClass: String = if (this == PrimeClass.AnyPrime) "" else s" of class $name"
 }
 
 /** A class given by a form: its w-bit values, the largest first, of which those = 1 mod 2n are candidates. */

@@ -72,9 +72,8 @@ object StreamConfig {
   def defaultLimbBits(n: Int, logq: Int, cls: PrimeClass = PrimeClass.AnyPrime): Int = {
     val l = (logq + defaultMaxLimb - 2) / (defaultMaxLimb - 1)
     val w0 = math.max(minLimbBits, (logq + l - 1) / l + 1)
-    val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
     (w0 to maxLimbBits).find(w => try { StreamPrimes.select(n, logq, w, cls); true } catch { case _: PreconditionError => false })
-      .getOrElse(throw new PreconditionError(s"no limb width from $w0 to $maxLimbBits bits has enough primes = 1 mod ${2 * n}$of: " +
+      .getOrElse(throw new PreconditionError(s"no limb width from $w0 to $maxLimbBits bits has enough primes = 1 mod ${2 * n}${cls.ofClass}: " +
         s"use another class (_c<${PrimeClass.all.map(_.name).mkString("|")}>) or a smaller n"))
   }
 

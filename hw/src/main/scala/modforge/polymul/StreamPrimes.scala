@@ -22,7 +22,7 @@ object StreamPrimes {
     if (got.product >= need) got
     else {
       val l = (logq + w - 2) / (w - 1)
-      val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
+      val of = cls.ofClass
       // No prime at all: say so plainly (a product of none has no bits to report).
       val have = got.size match {
         case 0 => s"no prime q = 1 mod ${2 * n}$of has"
@@ -44,7 +44,6 @@ object StreamPrimes {
   /** The largest power-of-two n for which at least `l` w-bit primes = 1 mod 2n exist. */
   def largestN(w: Int, l: Int, cls: PrimeClass = PrimeClass.AnyPrime): String = {
     val ns = Iterator.iterate(StreamConfig.maxN)(_ / 2).takeWhile(_ >= 2).find(n => candidates(n, w, cls).take(l).size >= l)
-    val of = if (cls == PrimeClass.AnyPrime) "" else s" of class ${cls.name}"
-    ns.map(n => s"$l such primes of $w bits exist up to n = $n").getOrElse(s"not even n = 2 has $l primes$of of $w bits")
+    ns.map(n => s"$l such primes of $w bits exist up to n = $n").getOrElse(s"not even n = 2 has $l primes${cls.ofClass} of $w bits")
   }
 }
