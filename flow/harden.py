@@ -274,11 +274,13 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
     final = json.loads((run / "final" / "metrics.json").read_text())
     period = c["CLOCK_PERIOD"]
     cp = {}
-    for key, ws in final.items():
-        m = re.fullmatch(r"timing__setup__ws__corner:(.+)", key)
+    for key, ns in final.items():
+        # Modforge.STA's critical path, not period - worst slack: a path launched at the falling edge
+        # (an OpenRAM macro's read data) has half the period (flow/sta.py)
+        m = re.fullmatch(r"modforge__critical_path_ns__corner:(.+)", key)
         if m:
             corner = next((x for x in CORNERS if x in m.group(1)), m.group(1))
-            cp[corner] = round(period - float(ws), 4)
+            cp[corner] = round(float(ns), 4)
     tt = next(iter(cp.values())) if CORNERS[0] not in cp else cp[CORNERS[0]]
     paths = next(run.glob("*-modforge-sta/worst_paths.json"), None)
     worst = json.loads(paths.read_text()).get(CORNERS[0], {}) if paths else {}
@@ -306,7 +308,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
             **({"macro_count": sram["macro_count"], "macro_area_um2": sram["macro_area_um2"],
                 "macro_models": sram["macro_models"]} if sram else {}),
             "critical_path_ns__corner": cp,
-            "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end")},
+            "critical_path_endpoints": {"start": worst.get("start"), "end": worst.get("end"), "edges": worst.get("edges")},
             "clock_period_ns": period,
             "synthesis": {"booth": opts.booth, "abc_target_ps": opts.target_ps, "liberty_corner": CORNERS[0],
                           **{k: v for k, v in opts.to_dict().items() if k not in ("booth", "target_ps")}},
@@ -344,6 +346,12 @@ def current(design: str):
     return m if ok else None
 
 
+def edge_note(m: dict) -> str:
+    """' (half a cycle: launched at the falling edge)' where the worst path has half the period (flow/sta.py)."""
+    e = m["critical_path_endpoints"].get("edges") or "rise -> rise"
+    return "" if e.split(" -> ")[0] == e.split(" -> ")[1] else f" ({e}: half a cycle, the critical path is twice its delay)"
+
+
 def summary(m: dict) -> str:
     rows = "\n".join(f"| {c} | {v:.3f} |" for c, v in m["critical_path_ns__corner"].items())
     steps = "\n".join(f"| {s} | {v['wall_s']} | {v['peak_mb']} |" for s, v in m["steps"].items())
@@ -365,7 +373,7 @@ def summary(m: dict) -> str:
 | standard-cell area | {m['design__instance__area']:.0f} um2 |{macro_rows}
 | cells | {m['design__instance__count']} |
 | latency | {m['latency']} cycles |
-| worst path | {m['critical_path_endpoints']['start']} -> {m['critical_path_endpoints']['end']} |
+| worst path | {m['critical_path_endpoints']['start']} -> {m['critical_path_endpoints']['end']}{edge_note(m)} |
 
 | corner | critical path (ns) |
 |---|---|

@@ -163,7 +163,7 @@ class STA(Step):
             t = parse_sta(top, corner, p["returncode"], log, period)
             metrics[f"timing__setup__ws__corner:{corner}"] = Decimal(str(t["timing__setup__ws"]))
             metrics[f"modforge__critical_path_ns__corner:{corner}"] = Decimal(str(t["critical_path_ns"]))
-            paths[corner] = {"start": t["startpoint"], "end": t["endpoint"]}
+            paths[corner] = {"start": t["startpoint"], "end": t["endpoint"], "edges": t["edges"]}
         metrics["timing__setup__ws"] = min(metrics[f"timing__setup__ws__corner:{c}"] for c in corners)
         metrics["modforge__critical_path_ns"] = metrics[f"modforge__critical_path_ns__corner:{corners[0]}"]
         (step_dir / "worst_paths.json").write_text(json.dumps(paths, indent=2))
