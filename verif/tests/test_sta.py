@@ -81,3 +81,13 @@ def test_opensta_half_cycle_path(tmp_path):
     assert t["critical_path_ns"] == pytest.approx(2 * delay_and_setup, abs=2e-4)
     wns = float(re.search(r"^wns (-?[\d.]+)", text, re.M).group(1))
     assert t["critical_path_ns"] > period - wns  # what the flow said before 2026-11-26
+
+
+def test_retime_refuses_a_design_without_its_netlist(tmp_path, monkeypatch):
+    import layout
+    import retime
+    from pdk import FlowError
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    with pytest.raises(FlowError, match=r"no netlist of its current RTL .*Fix: flow/harden.py polymul_64_30_s2"):
+        retime.retime("polymul_64_30_s2", pdk=None)
+    assert not any(tmp_path.iterdir())  # nothing written
