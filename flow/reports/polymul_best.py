@@ -320,8 +320,10 @@ def limits(s: dict) -> list:
         return []
     out = []
     e = b.get("endpoints") or {}
+    edges = (e.get("edges") or "rise -> rise").split(" -> ")
     out.append(f"clock: {b['clock_mhz']:.0f} MHz, tt critical path {b['critical_path_ns']:.3f} ns from "
-               f"`{e.get('start')}` to `{e.get('end')}`")
+               f"`{e.get('start')}` to `{e.get('end')}`"
+               + ("" if edges[0] == edges[1] else f" ({' -> '.join(edges)} edge: half a cycle, so twice its delay)"))
     bigger = [p for p in s["points"] if (p["limb_bits"], p["mul"], p["store"], p["prime_class"]) == (b["limb_bits"], b["mul"], b["store"], b["prime_class"])
               and p["lanes"] == 2 * b["lanes"]]
     rec = dse_record()["points"]
