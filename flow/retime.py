@@ -6,10 +6,11 @@
 A change of the flow's timing (flow/sta.py, flow/harden.py's use of it) changes the flow hash, so
 every result would look out of date and `make dse` would synthesize it again, although synthesis
 did not change. This runs only the STA step, OpenSTA at each corner as Modforge.STA does, on the
-netlist that `flow/harden.py` kept (build/<d>/harden/<d>.nl.v), with the macros' Liberty views of
-the design's LibreLane config, and rewrites build/<d>/harden/metrics.json, summary.md and the
-sta_<corner>.log files. The metrics keep what they said before under "retimed" (the old critical
-path, the old flow hash, the date), so a changed figure can be traced.
+netlist that `flow/harden.py` kept (build/<d>/harden/<d>.nl.v), with the tt Liberty of the macros
+its metrics name (`macro_models`: the views flow/configs.py gives synthesis and STA), and rewrites
+build/<d>/harden/metrics.json, summary.md and the sta_<corner>.log files. The metrics keep what
+synthesis's own STA said under "retimed" (its critical path and flow hash; a second re-time keeps
+the first one's), with the date, so a changed figure can be traced.
 
 A design is refused (and left as it was) when its netlist is missing or was made from other RTL
 (rtl_sha256): harden it again (`flow/harden.py <design>`). Nothing is half-written: a corner that
@@ -29,21 +30,8 @@ from pathlib import Path
 
 import layout
 from harden import current, flow_sha256, summary
-from pdk import CORNERS, FlowError, find_pdk, shown
+from pdk import CORNERS, FlowError, find_pdk, shown, sram_views
 from sta import DRIVE_CELL, TCL, parse_sta, sta_binary
-
-
-def macro_libs(design: str, pdk_root: Path) -> list:
-    """The macros' Liberty views in the design's LibreLane config (MODFORGE_MACRO_LIBS), as paths."""
-    cfg = layout.design_dir(design) / "librelane" / "config.json"
-    libs = json.loads(cfg.read_text()).get("MODFORGE_MACRO_LIBS") or [] if cfg.exists() else []
-    out = []
-    for lib in libs:
-        p = pdk_root / "sky130A" / lib[len("pdk_dir::"):] if lib.startswith("pdk_dir::") else Path(lib)
-        if not p.exists():
-            raise FlowError(f"{design}: the macro Liberty {p} (from {shown(cfg)}) is missing. Fix: check PDK_ROOT")
-        out.append(p)
-    return out
 
 
 def retime(design: str, pdk, log=print) -> dict:
@@ -53,10 +41,7 @@ def retime(design: str, pdk, log=print) -> dict:
                         f"Fix: flow/harden.py {design}")
     netlist = layout.netlist(design)
     period = float(m.get("clock_period_ns") or 0.25)
-    libs = macro_libs(design, pdk.root)
-    if bool(libs) != bool(m.get("macro_count")):
-        raise FlowError(f"{design}: its config lists {len(libs)} macro Liberty files but its metrics "
-                        f"{m.get('macro_count') or 0} macros. Fix: flow/harden.py {design}")
+    libs = [sram_views(pdk, x).lib_tt for x in m.get("macro_models") or []]  # as configs.macros_config
     cp, paths = {}, {}
     with tempfile.TemporaryDirectory(prefix=f"retime-{design}-") as tmp:
         tmp = Path(tmp)
@@ -78,7 +63,8 @@ def retime(design: str, pdk, log=print) -> dict:
             "critical_path_endpoints": {"start": tt["startpoint"], "end": tt["endpoint"], "edges": tt["edges"]},
             "flow_sha256": flow_sha256(),
             "retimed": {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                        "by": "flow/retime.py (STA only, the kept netlist)", "before": old},
+                        "by": "flow/retime.py (STA only, the kept netlist)",
+                        "before": (m.get("retimed") or {}).get("before") or old},
         })
         out = layout.harden_dir(design)
         for corner in CORNERS:  # the logs first: metrics.json last, so a stop leaves the old figures
