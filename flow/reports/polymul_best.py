@@ -533,6 +533,12 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
     print(f"polymul-best: wrote reports/{NAME}.csv, reports/polymul_dse.md and its plots", flush=True)
 
 
+def _span(lo: float, hi: float, spec: str) -> str:
+    """An estimate between two figures ("~a to b"), one figure when they print alike."""
+    a, b = format(lo, spec), format(hi, spec)
+    return f"~{a}" if a == b else f"~{a} to {b}"
+
+
 def larger_sets_section(sets: dict, gbytes_s: float, name: str) -> list:
     bw_bits = gbytes_s * 8e9
     L = ["## The larger sets (n = 8192 to 32768)", "",
@@ -545,20 +551,47 @@ def larger_sets_section(sets: dict, gbytes_s: float, name: str) -> list:
     if not rows:
         return L + ["No stream design generated at these sets. Fix: `./mill -i hw.runMain modforge.Generate --out build "
                     "--manifest-only polymul_8192_123_s4 ...` (manifests only: build/<d>/plan/), then `make reports`.", ""]
+    # A design not hardened here (these are too large for this machine's synthesis) has no clock of its own. Its
+    # engine time and needed bandwidth are given at the clocks measured for the same generator's engines with macro
+    # delay lines (the smaller sets): the same lane, butterfly and delay-line circuits, only more of them. An
+    # estimate, marked as one: wider limbs or longer lines may be slower.
+    ref = [p for key, s in sets.items() if key[0] < LARGE_N for p in s["points"]
+           if p["status"] == "measured" and p.get("macro_um2")]
+    lo, hi = (min(ref, key=lambda p: p["clock_mhz"]), max(ref, key=lambda p: p["clock_mhz"])) if ref else (None, None)
+    if ref:
+        L += [f"Not hardened (n/a area and clock): the engine's products/s and the bandwidth it needs are given at the "
+              f"clocks measured for this generator's engines with macro delay lines at the smaller sets, "
+              f"{lo['clock_mhz']:.1f} MHz (`{lo['design']}`) to {hi['clock_mhz']:.1f} MHz (`{hi['design']}`): "
+              "products/s = clock / cycles per product (n/P, the manifest). An estimate (marked ~), not a measurement "
+              "of the design; its area is at least its macros'.", ""]
     L += md_head("design", "L x w", "delay-line bits", "macros", "macro area (mm2)", "storage alone > 25 mm2",
-                 "area (mm2)", "products/s", "bits per product", "needed (Gbit/s)", "us per product, off-chip", "bound")
+                 "area (mm2)", "cycles per product", "products/s", "bits per product", "needed (Gbit/s)",
+                 "us per product, off-chip", "bound")
     for p in rows:
         over = p["macro_estimate_um2"] > AREA_BUDGET_UM2
         t_mem = p["bits_per_product"] / bw_bits * 1e6
+        cyc = p["cycles_per_product"]
         if p["status"] == "measured":
             t = max(t_mem, p["us_per_product"])
             bound = "memory" if t_mem > p["us_per_product"] else "engine"
             area, tput, need = f"{p['area_mm2']:.3f}", f"{p['throughput_per_s']:,.0f}", f"{p['bandwidth_gbit_s']:,.1f}"
+            t_text = f"{t:.2f}"
+        elif ref:
+            # products/s at the slowest and the fastest reference clock
+            tp_lo, tp_hi = lo["clock_mhz"] * 1e6 / cyc, hi["clock_mhz"] * 1e6 / cyc
+            t_lo, t_hi = max(t_mem, 1e6 / tp_hi), max(t_mem, 1e6 / tp_lo)
+            area = f">= {p['macro_estimate_um2'] / 1e6:.2f} (macros)"
+            tput = _span(tp_lo, tp_hi, ",.0f")
+            need = _span(p["bits_per_product"] * tp_lo / 1e9, p["bits_per_product"] * tp_hi / 1e9, ",.1f")
+            t_text = _span(t_lo, t_hi, ".2f") if t_hi > t_mem else f"{t_mem:.2f}"
+            bound = ("engine (estimated clock)" if 1e6 / tp_hi > t_mem else
+                     "memory" if 1e6 / tp_lo < t_mem else "either: depends on the clock")
         else:
             t, bound, area, tput, need = t_mem, "memory (engine not measured: at least this)", "n/a", "n/a", "n/a"
+            t_text = f"{t:.2f}"
         L.append(f"| `{p['design']}` | {p['limbs']} x {p['limb_bits']} | {fmt(p['delay_line_bits'], ',')} | "
                  f"{fmt(p['macro_count'], ',')} | {p['macro_estimate_um2'] / 1e6:.2f} | {'**yes**' if over else 'no'} | {area} | "
-                 f"{tput} | {p['bits_per_product']:,} | {need} | {t:.2f} | {bound} |")
+                 f"{fmt(cyc, ',')} | {tput} | {p['bits_per_product']:,} | {need} | {t_text} | {bound} |")
     return L + [""]
 
 

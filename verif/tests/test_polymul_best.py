@@ -172,6 +172,12 @@ def test_budget_filter_and_absent(tree):
     assert "(= polymul_1024_19_s4)" in md              # two names, one circuit: shown once
     assert "| stale |" in md and "no: macros alone" in md
     assert "storage alone > 25 mm2" in md and "| **yes** |" in md  # the larger set's macros exceed the budget
+    # the larger set, not hardened: its engine estimated at the clock of the measured engines with macros
+    # (s8 and s16: 2.5 ns, 400 MHz), n/P = 4096 cycles: 97,656 products/s; 3 x 16384 x 9 x 28 bits each,
+    # 1,209.6 Gbit/s; the engine's 10.24 us exceed the 6.05 us the 256 GB/s memory takes
+    larger = md.split("## The larger sets")[1]
+    big = next(l for l in larger.splitlines() if l.startswith("| `polymul_16384_243_s4_w28`"))
+    assert "| >= 40.00 (macros) | 4,096 | ~97,656 | 12,386,304 | ~1,209.6 | ~10.24 | engine (estimated clock) |" in big
     assert (reports / "polymul_dse_1024_19.png").exists() and not (reports / "polymul_dse_4096_62.png").exists()
 
 
