@@ -39,7 +39,7 @@ help:
 	@echo "  make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
 	@echo "  make dse FAMILY=reduction [K=64 | DESIGNS=monts_64_h17_2l_rb,...] [JOBS=1]  the reduction family's designs through the"
 	@echo "                          same recipe and product levers -> reports/dse_reduction.md, .csv (docs/reduction.md)"
-	@echo "  make dse-polymul [SETS=1024_19,2048_33,4096_62 JOBS=2 DASK=tcp://host:8786 MAX_POINTS=N PLAN=1]  the streaming"
+	@echo "  make dse-polymul [SETS=1024_19,2048_33,4096_62 JOBS=2 DASK=tcp://host:8786 MAX_POINTS=N PLAN=1 START_LANES=P]  the streaming"
 	@echo "                          polymul engine's exploration (lanes, limb width, multipliers, storage) -> reports/polymul_dse.md,"
 	@echo "                          polymul_best.csv (also: make dse FAMILY=polymul N=1024 LOGQ=19; docs/polymul_dse.md)"
 	@echo "software baselines (docs/polymul.md, docs/polymul_baselines.md):"
@@ -198,11 +198,13 @@ endif
 # The streaming RNS polymul engine's exploration (docs/polymul_dse.md) -> reports/polymul_dse.md,
 # polymul_best.csv, polymul_dse_<n>_<logq>.png; build/dse/polymul.json. SETS=1024_19,2048_33,4096_62
 # (default), JOBS, DASK, DASK_LOCAL as for dse; MAX_POINTS=<N> synthesizes at most N points;
-# PLAN=1 prints the points without running anything. Resumable: finished points are kept.
-MAX_POINTS ?=
-PLAN       ?=
+# PLAN=1 prints the points without running anything; START_LANES=<P> sweeps steps 1-4 at P lanes
+# instead of 4 (at (4096, 62): 1). Resumable: finished points are kept.
+MAX_POINTS  ?=
+PLAN        ?=
+START_LANES ?=
 dse-polymul: setup
-	.venv/bin/python flow/dse_polymul.py $(if $(SETS),--sets $(SETS)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS)) $(if $(PLAN),--plan)
+	.venv/bin/python flow/dse_polymul.py $(if $(SETS),--sets $(SETS)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS)) $(if $(PLAN),--plan) $(if $(START_LANES),--start-lanes $(START_LANES))
 
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all

@@ -2,11 +2,12 @@
 """Design-space exploration of the streaming RNS polymul engine (docs/polymul_dse.md).
 
     flow/dse_polymul.py [--sets 1024_19,2048_33,4096_62 | --n 1024 --logq 19] [--plan] [--max-points N]
-                        [-j N] [--scheduler ADDR | --local-cluster N] [--rerun] [--generate-only] [--report-only]
+                        [--start-lanes P] [-j N] [--scheduler ADDR | --local-cluster N] [--rerun] [--generate-only]
+                        [--report-only]
 
 Per set (n, log q) it sweeps the engine's levers, `polymul_<n>_<logq>_s<P>_w<w>[_m<fast|paper>][_r<sram|ff>][_c<class>]`,
 one at a time (coordinate descent, as flow/dse.py does for the multipliers), not their full product:
-  1. limb width w at P0 = 4 lanes: the generator's default w, the widths of one limb fewer and one
+  1. limb width w at P0 = 4 lanes (--start-lanes): the generator's default w, the widths of one limb fewer and one
      limb more (ceil(logq / L) + 1 bits), and the default minus one bit. w sets the number of limbs
      L and the width of every multiplier and delay line: the largest per-lane lever, so it goes first.
   2. the multipliers, _mfast against _mpaper, at the best w.
@@ -112,8 +113,10 @@ class SetSweep:
     (RTL and manifests only) or "run". `budget` is a one-element list shared across sets: the
     points --max-points still allows (None: no cap)."""
 
-    def __init__(self, n, logq, mode, runner=None, rerun=False, budget=None, jobs=1, rec=None, out=print):
+    def __init__(self, n, logq, mode, runner=None, rerun=False, budget=None, jobs=1, rec=None, out=print,
+                 start_lanes=DEFAULT_LANES):
         self.n, self.logq, self.mode, self.runner, self.rerun = n, logq, mode, runner, rerun
+        self.start_lanes = start_lanes
         self.budget, self.jobs, self.out = budget or [None], max(1, jobs), out
         self.rec = rec if rec is not None else {"points": {}, "log": {}, "runs": []}
         self.set = f"{n}_{logq}"
@@ -249,7 +252,7 @@ class SetSweep:
     # -- the descent
     def sweep(self) -> dict:
         n, logq = self.n, self.logq
-        p0 = min(DEFAULT_LANES, n // 2)
+        p0 = min(self.start_lanes, n // 2)
         probe = f"polymul_{n}_{logq}_s{p0}"
         e = registry.describe_many([probe])[probe]
         if "error" in e:
@@ -389,6 +392,10 @@ def main(argv=None):
     ap.add_argument("--logq", help="log q values, paired with --n")
     ap.add_argument("--plan", action="store_true", help="print each step's points and what would happen to them; run nothing")
     ap.add_argument("--max-points", type=int, default=None, metavar="N", help="synthesize at most N points in this run")
+    ap.add_argument("--start-lanes", type=int, default=DEFAULT_LANES, metavar="P",
+                    help=f"the lanes P0 of steps 1-4, one of {', '.join(map(str, LANES))} (default {DEFAULT_LANES}, the "
+                         "generator's): a smaller P0 where the default's synthesis does not fit the machine (at (4096, 62), "
+                         "P = 4 needs about 4x P = 1's memory)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (workers share this repository's path)")
     ap.add_argument("--local-cluster", type=int, default=0, metavar="N", help="run on a local Dask cluster of N workers")
@@ -398,6 +405,8 @@ def main(argv=None):
     ap.add_argument("--offchip-gbps", type=float, default=pb.OFFCHIP_GBYTES_S, metavar="GB/s",
                     help=f"the off-chip memory's bandwidth for the larger sets (default {pb.OFFCHIP_GBYTES_S:g}: {pb.OFFCHIP_NAME})")
     a = ap.parse_args(argv)
+    if a.start_lanes not in LANES:
+        ap.error(f"--start-lanes {a.start_lanes}: not a lane count the sweep uses; accepted: {', '.join(map(str, LANES))}")
     sets = parse_sets(a)
     offchip = pb.OFFCHIP_NAME if a.offchip_gbps == pb.OFFCHIP_GBYTES_S else "given with --offchip-gbps"
     if a.report_only:
@@ -415,7 +424,7 @@ def main(argv=None):
             if runner.client:
                 jobs = max(1, len(runner.client.scheduler_info()["workers"]))
         for n, logq in sets:
-            s = SetSweep(n, logq, mode, runner, a.rerun, budget, jobs, rec)
+            s = SetSweep(n, logq, mode, runner, a.rerun, budget, jobs, rec, start_lanes=a.start_lanes)
             s.sweep()
             if mode != "plan":
                 rec["log"][s.set] = s.log

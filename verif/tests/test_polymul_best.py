@@ -234,7 +234,7 @@ def test_plan_refusals_and_macro_skip(tree, monkeypatch):
         asked.extend(names)
         out = {}
         for n in names:
-            if n == "polymul_4096_62_s4":
+            if n in ("polymul_4096_62_s4", "polymul_4096_62_s1"):  # the probes of P0 = 4 and 1
                 out[n] = {"design": n, "params": {"limb_bits": 22, "limbs": 3}}
             elif "_w21" in n:
                 out[n] = {"error": f"'{n}': limb width w = 21: only 2 primes q = 1 mod 8192 have exactly 21 bits; "
@@ -261,6 +261,14 @@ def test_plan_refusals_and_macro_skip(tree, monkeypatch):
     assert not layout.rtl_dir("polymul_4096_62_s4_w32").exists()
     assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 7  # six stream steps and the tile
     assert [l.split(": ")[1] for l in s.log] == ["width", "mul", "class", "store", "lanes", "store2", "tile"]
+    # --start-lanes 1: steps 1-4 at P = 1 (the width step's points are _s1_)
+    out1 = []
+    dse_polymul.SetSweep(4096, 62, "plan", rec={"points": {}, "log": {}, "runs": []}, out=out1.append, budget=[0],
+                         start_lanes=1).sweep()
+    assert out1[0].startswith("(4096, 62): start at P = 1,")
+    assert "polymul_4096_62_s1_w21: refused by the registry" in "\n".join(out1)
+    with pytest.raises(SystemExit):
+        dse_polymul.main(["--start-lanes", "3", "--plan"])
 
 
 def test_names_and_sets():
