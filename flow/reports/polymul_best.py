@@ -311,10 +311,26 @@ def goal_check(s: dict) -> list:
     return out
 
 
-def limits(s: dict) -> list:
+def lane_growth(sets: dict, lanes: int) -> list:
+    """Measured pairs P -> 2P of one configuration (the same w, multipliers, storage, class) at any set:
+    [(first, second, stdcell ratio)], the evidence of what doubling the lanes costs in standard cells."""
+    out = []
+    for s in sets.values():
+        ok = [p for p in s["points"] if p["status"] == "measured"]
+        for a in ok:
+            for c in ok:
+                if (a["lanes"] == lanes and c["lanes"] == 2 * lanes and a["design"] != c["design"]
+                        and (a["limb_bits"], a["mul"], a["store"], a["prime_class"]) ==
+                        (c["limb_bits"], c["mul"], c["store"], c["prime_class"])):
+                    out.append((a, c, c["stdcell_um2"] / a["stdcell_um2"]))
+    return out
+
+
+def limits(s: dict, sets: dict = None) -> list:
     """What limits the best design, from its measurements: the clock (worst path), the budget (the
     next lane count), the storage (macro share, delay-line bits) and the ports; and what the
-    throughput goal would take at this P or at this clock."""
+    throughput goal would take at this P or at this clock. `sets` (all of them): the measured cost
+    of doubling the lanes elsewhere, where the next P is not measured here."""
     b = s["best"]
     if not b:
         return []
@@ -346,6 +362,14 @@ def limits(s: dict) -> list:
             why = (f"not synthesized (`{q['design']}`); its macros take {q['macro_estimate_um2'] / 1e6:.2f} mm2 (manifest), "
                    f"leaving {left / 1e6:.2f} mm2 for standard cells, against the {b['stdcell_um2'] / 1e6:.2f} mm2 that "
                    f"P = {b['lanes']} measures ({left / b['stdcell_um2']:.2f}x; every lane has its own multipliers)")
+            seen = lane_growth(sets or {}, b["lanes"])
+            if seen:
+                why += ("; measured elsewhere, P = {} -> {} takes ".format(b["lanes"], 2 * b["lanes"]) +
+                        ", ".join(f"{r:.2f}x the standard cells (`{a['design']}` {a['stdcell_um2'] / 1e6:.2f} -> "
+                                  f"`{c['design']}` {c['stdcell_um2'] / 1e6:.2f} mm2)" for a, c, r in seen))
+                est = [(b["stdcell_um2"] * r + q["macro_estimate_um2"]) / 1e6 for _, _, r in seen]
+                why += (f": at that ratio {nxt} would take about {min(est):.2f}" +
+                        (f" to {max(est):.2f}" if max(est) - min(est) >= 0.005 else "") + " mm2 in all (an estimate)")
         out.append(f"area: {nxt} of this configuration: " + (why or "not measured"))
     stor = (f"storage: {fmt(b['delay_line_bits'], ',')} delay-line bits, {fmt(b['macro_count'])} macros = "
             f"{b['macro_mm2']:.2f} mm2 ({100 * b['macro_um2'] / b['area_um2']:.0f}% of the area)")
@@ -449,7 +473,7 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
             L.append(f"- {g['goal']}: {fmt(g['value'], '.2f', 'x')} -> {verdict} ({g['detail']})")
         if any(g["ok"] is False for g in goal_check(s)):
             L.append("- what limits it:")
-            L += [f"  - {x}" for x in limits(s)]
+            L += [f"  - {x}" for x in limits(s, sets)]
         L.append("")
 
     L += polymul_arch.section(sets, GOAL_SETS, AREA_BUDGET_UM2)

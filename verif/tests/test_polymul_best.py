@@ -217,6 +217,10 @@ def test_goal_check_arithmetic(tree):
     assert g2[0]["value"] is None and g2[0]["ok"] is None
     md_lines = (pb.write_reports(data), (common.REPORTS / "polymul_dse.md").read_text())[1]
     assert "-> **pass**" in md_lines and "-> absent" in md_lines
+    # the measured cost of doubling the lanes: s4_w20 (3 mm2 of cells) -> s8_w20 (10 mm2) at (1024, 19)
+    growth = pb.lane_growth(data["sets"], 4)
+    assert [(a["design"], c["design"]) for a, c, _ in growth] == [("polymul_1024_19_s4_w20", "polymul_1024_19_s8_w20")]
+    assert growth[0][2] == pytest.approx(10.0 / 3.0) and pb.lane_growth(data["sets"], 2) == []
 
 
 def test_polymul_table_opens_with_the_best_table(tree):
