@@ -78,6 +78,44 @@ def srl_note(sets: dict) -> list:
             "flip-flop.", ""]
 
 
+def paper_device():
+    """Table III's part and totals (ntt.millar_tables.paper_device), or None if its data cannot be read."""
+    from ntt import millar_tables as mt
+    try:
+        return mt.paper_device()
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def device_note(sets: dict) -> list:
+    """What share of the paper's own part (Table III's totals) each engine's UltraScale+ counts take.
+    Table III's LUT total is the part's LUT sites, logic and memory alike, so the LUTs counted are
+    LUT1-6 plus the SRL16E/SRLC32E/LUTRAM cells (each takes a LUT site). Post-synthesis counts: Vivado
+    may pair two small LUTs in one site (LUT6_2), so the share is an upper estimate, and only place
+    and route would say whether the engine fits."""
+    dev = paper_device()
+    if dev is None:
+        return []
+    rows = []
+    for _, _, b in shown(sets):
+        x = current(b["design"], "xcup")
+        res = (x or {}).get("resources") or {}
+        if not res.get("LUT"):
+            continue
+        luts = (res.get("LUT") or 0) + (res.get("LUTRAM/SRL") or 0)
+        shares = [("LUT", luts, dev.lut)] + [(k, res.get(k) or 0, total) for k, total in
+                                             (("FF", dev.ff), ("DSP", dev.dsp), ("BRAM18", dev.bram18))]
+        over = [k for k, used, total in shares if used > total]
+        rows.append(f"`{b['design']}` " + ", ".join(f"{k} {100 * used / total:.1f}%" for k, used, total in shares)
+                    + (f" (over 100% in {', '.join(over)})" if over else ""))
+    if not rows:
+        return []
+    return [f"Share of the paper's part, {dev.part} (Table III: {dev.lut:,} LUT, {dev.ff:,} FF, {dev.dsp:,} DSP, "
+            f"{dev.bram18:,} BRAM18), by the UltraScale+ counts above; LUT counts the LUTs and the SRL16E/SRLC32E/LUTRAM "
+            "cells, each a LUT site of its own. Post-synthesis counts: Vivado may pair two small LUTs in one site, so "
+            f"these shares are upper estimates, and whether an engine fits would take place and route: {'; '.join(rows)}.", ""]
+
+
 def section(sets: dict) -> list:
     paper = paper_counts()
     L = ["## FPGA: the best engines beside the SSA paper's Table IV", "",
@@ -119,6 +157,7 @@ def section(sets: dict) -> list:
               "for SKY130 cells), which Yosys maps to LUTs and carry chains, not to DSP slices; the `_mpaper` twin "
               "writes its products as `*`, which it maps to DSPs.", ""]
     L += srl_note(sets)
+    L += device_note(sets)
     dates = [m["date"] for _, _, b in shown(sets) for m in (current(b["design"], t) for t in TARGETS) if m]
     tools = sorted({f"{k} {v}" for _, _, b in shown(sets) for m in (current(b["design"], t) for t in TARGETS) if m
                     for k, v in (m.get("tools") or {}).items()})

@@ -423,7 +423,8 @@ def test_fpga_section_of_the_winners(tree):
     # an earlier winner, measured, not the best now: its figures stay, marked
     fpga("polymul_1024_19_s4_w20", "xcup", resources={"LUT": 555, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0})
     # another, on both: more flip-flops on ECP5 than on UltraScale+, where its delay lines are SRLs
-    fpga("polymul_1024_19_s16_w20", "xcup", resources={"LUT": 777, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0},
+    fpga("polymul_1024_19_s16_w20", "xcup", resources={"LUT": 270000, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0,
+                                                       "LUTRAM/SRL": 12},
          cells={"FDRE": 66, "SRL16E": 10, "SRLC32E": 2})
     fpga("polymul_1024_19_s16_w20", "ecp5", fits=False, overflow="TRELLIS_FF", cells={"TRELLIS_FF": 300})
     # measured, no FPGA result: not shown
@@ -446,6 +447,18 @@ def test_fpga_section_of_the_winners(tree):
     # the SRL note: the design with both results and more ECP5 flip-flops, its SRL bits (10 x 16 + 2 x 32)
     assert "`polymul_1024_19_s16_w20` 300 TRELLIS_FF against 66 FF beside 10 SRL16E and 2 SRLC32E (up to 224 bits)" in sec
     assert "`polymul_1024_19_s8_w20` " not in sec.split("ECP5 flip-flops against UltraScale+")[1].split("\n")[0]
+    # the share of the paper's XCZU9EG (Table III: 274,080 LUT, 548,160 FF, 2,520 DSP, 1,824 BRAM18): the LUT
+    # share counts the SRL cells as LUT sites: (270,000 + 12) / 274,080 = 98.5%, but 282,000 with 12,000 of them
+    share = sec.split("Share of the paper's part, ")[1].split("\n")[0]
+    assert share.startswith("XCZU9EG")
+    assert "`polymul_1024_19_s8_w20` LUT 4.5%, FF 1.2%, DSP 3.9%, BRAM18 0.2%" in share
+    assert "`polymul_1024_19_s16_w20` LUT 98.5%, FF 0.0%" in share and "over 100%" not in share
+    fpga("polymul_1024_19_s16_w20", "xcup", resources={"LUT": 270000, "FF": 66, "DSP": 0, "BRAM18": 0, "URAM": 0,
+                                                       "LUTRAM/SRL": 12000}, cells={"FDRE": 66, "SRL16E": 12000})
+    common.LOOKED_UP.clear()
+    pb.write_reports()
+    sec = (reports / "polymul_dse.md").read_text().split("## FPGA: the best engines")[1].split("\n## ")[0]
+    assert "`polymul_1024_19_s16_w20` LUT 102.9%, FF 0.0%, DSP 0.0%, BRAM18 0.0% (over 100% in LUT)" in sec
 
 
 def test_sweep_takes_a_measured_alias(tree, monkeypatch):
