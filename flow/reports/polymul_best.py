@@ -524,6 +524,7 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
     else:
         L.append("None recorded.")
     L.append("")
+    L += coverage_lines(sets, rec)
 
     # larger sets
     L += larger_sets_section(sets, offchip_gbytes_s, offchip_name)
@@ -555,6 +556,30 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
         if any(p["status"] == "measured" for p in s["points"]):
             plot(s)
     print(f"polymul-best: wrote reports/{NAME}.csv, reports/polymul_dse.md and its plots", flush=True)
+
+
+def coverage_lines(sets: dict, rec: dict) -> list:
+    """How far `make dse-polymul` went at each goal set, from its record: the steps it finished, or
+    that it has not swept the set, so that a best design found by hand is not read as the sweep's."""
+    L = ["## How far the exploration went", "",
+         "Per goal set, from build/dse/polymul.json: the steps `make dse-polymul` finished there (each keeps its best "
+         "point), or that it has not swept the set. A set it has not swept has only the points hardened one at a time "
+         "(`flow/harden.py <d>`): its best design is the best measured, not the sweep's; `make dse-polymul SETS=<n>_<logq>` "
+         "runs the rest (`PLAN=1` lists the points first).", ""]
+    runs = rec.get("runs") or []
+    for key in GOAL_SETS:
+        tag = f"{key[0]}_{key[1]}"
+        steps = (rec.get("log") or {}).get(tag)
+        measured = [p["design"] for p in sets.get(key, {}).get("points", []) if p["status"] == "measured"]
+        dates = [r["date"] for r in runs if tag in (r.get("sets") or []) and r.get("mode") == "run"]
+        if steps:
+            L.append(f"- ({key[0]}, {key[1]}): swept ({', '.join(dates) or 'date not recorded'}): "
+                     + "; ".join(x.split(": ", 1)[1] for x in steps))
+        else:
+            L.append(f"- ({key[0]}, {key[1]}): **not swept** by `make dse-polymul`; {len(measured)} point"
+                     f"{'' if len(measured) == 1 else 's'} measured by hand"
+                     + (f" ({', '.join(f'`{d}`' for d in measured)})" if measured else ""))
+    return L + [""]
 
 
 def _span(lo: float, hi: float, spec: str) -> str:

@@ -545,3 +545,19 @@ def test_levers_pairs_points_that_differ_in_one_lever_only(tree):
     # any's fixture primes (2^20 - 1: 20 set bits) against 778241 (7 set bits); area 3.000 -> 2.700
     assert "`polymul_1024_19_s4_w20_cproth2l`: proth2l (7 set bits)" in text and "any (20 set bits)" in text
     assert "3.000 -> 2.700 (0.900)" in text
+
+
+def test_coverage_says_which_sets_the_sweep_ran(tree):
+    """A set `make dse-polymul` has not swept is said to be one, with its hand-measured points; a swept
+    one lists the steps of its record."""
+    data = pb.collect()
+    rec = {"points": {}, "runs": [{"date": "2026-11-26 05:26 UTC", "mode": "run", "sets": ["1024_19"]}],
+           "log": {"1024_19": ["1024_19: width: 3 points, 3 measured, best polymul_1024_19_s4_w20",
+                               "1024_19: lanes: 5 points, 4 measured, best polymul_1024_19_s8_w20"]}}
+    lines = pb.coverage_lines(data["sets"], rec)
+    assert lines[0] == "## How far the exploration went"
+    assert ("- (1024, 19): swept (2026-11-26 05:26 UTC): width: 3 points, 3 measured, best polymul_1024_19_s4_w20; "
+            "lanes: 5 points, 4 measured, best polymul_1024_19_s8_w20") in lines
+    assert ("- (2048, 33): **not swept** by `make dse-polymul`; 1 point measured by hand (`polymul_2048_33_s4_w18`)"
+            in lines)
+    assert "- (4096, 62): **not swept** by `make dse-polymul`; 0 points measured by hand" in lines
