@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tfhe-ntt on one core (issue 27's software baseline, first piece): the negacyclic product
 c = a*b in Z_q[x]/(x^n + 1), q = q_1 * ... * q_L (RNS, L limbs), from coefficient form to
-coefficient form with Zama's NTT crate (prime64::Plan: fwd, mul_assign_normalize, inv).
+coefficient form with Zama's NTT crate (prime32::Plan for primes below 2^32, prime64::Plan for the
+others: fwd, mul_assign_normalize, inv).
 
     flow/reports/tfhe_ntt.py [--n 1024,2048,4096] [--limbs 1] [--bits 62] [--reps 2000] [--seed 1]
     make sw-tfhe-ntt          builds the program first (cargo, --locked, -C target-cpu=native)
@@ -9,9 +10,10 @@ coefficient form with Zama's NTT crate (prime64::Plan: fwd, mul_assign_normalize
 The program is build/sw/tfhe_ntt (tools/tfhe_ntt_bench; Cargo.lock pins the crate's version).
 Per n the CLI prints one JSON line:
 
-  * the L primes: the largest q < 2^bits with q = 1 (mod 2n) that Plan::try_new accepts (62 bits
+  * the L primes: the largest q < 2^bits with q = 1 (mod 2n) that the plan accepts (62 bits
     by default: prime64 takes any prime below 2^64, and below 2^63 it keeps its Shoup code path;
-    log q is then about 62 L);
+    log q is then about 62 L). At --bits 50 prime64 takes its IFMA (52-bit) path where the CPU has
+    it; at --bits 32 or fewer the primes run on prime32 (TFHE_CONFIGS: the three sw_baseline tries);
   * the check: one product on seeded random operands (Python's random.Random) per run, against an
     independent product with Python big integers (Kronecker substitution: the operands packed
     into one integer each and multiplied by Python), reduced mod each q_i; a mismatch fails;
@@ -45,6 +47,11 @@ SOURCES = [CRATE / "Cargo.toml", CRATE / "Cargo.lock", CRATE / "src" / "main.rs"
 INSTALL = ("curl https://sh.rustup.rs -sSf | sh   (Rust >= 1.91.1, which tfhe-ntt 0.7.1 needs; "
            "or the distribution's `cargo` package if it is that recent), then make sw-tfhe-ntt")
 DEFAULT_BITS = 62
+# The prime sizes make sw-baseline tries per set, each with its own L, keeping the fastest: 62 bits
+# (prime64, Shoup), 50 bits (prime64's IFMA path on a CPU with AVX-512 IFMA), 31 bits (prime32: twice
+# the lanes per vector, Shoup below 2^31). No one size is the fastest at every set: each entry of
+# `make sw-baseline` keeps every size's figures ("configs"), and reports/polymul_dse.md shows them.
+TFHE_CONFIGS = (62, 50, 31)
 DEFAULT_REPS = 2000
 RUSTFLAGS = "-C target-cpu=native"
 
@@ -101,7 +108,7 @@ def rustc_version() -> str:
 
 
 def primes(n: int, limbs: int, bits: int = DEFAULT_BITS) -> list:
-    """The `limbs` largest primes q < 2^bits, q = 1 (mod 2n), that Plan::try_new(n, q) accepts."""
+    """The `limbs` largest primes q < 2^bits, q = 1 (mod 2n), that the plan of their size accepts."""
     _require()
     qs = [int(w) for w in _call(["primes", n, limbs, bits]).split()]
     if len(qs) != limbs:
@@ -160,7 +167,7 @@ def run(n: int, primes_, reps: int = DEFAULT_REPS, seed: int = 1) -> dict:
     check(n, qs, seed)
     t = timings(n, qs, reps, seed)
     m = machine()
-    return {"library": "tfhe-ntt", "version": crate_version(), "api": "prime64::Plan fwd/mul_assign_normalize/inv",
+    return {"library": "tfhe-ntt", "version": crate_version(), "api": f"{t['api']}::Plan fwd/mul_assign_normalize/inv",
             "n": n, "L": len(qs), "primes": [str(q) for q in qs], "logq": sum(q.bit_length() for q in qs),
             "reps": t["reps"], "full_min_us": t["full_min_us"], "full_median_us": t["full_median_us"],
             "pre_min_us": t["pre_min_us"], "pre_median_us": t["pre_median_us"], "use_ifma": t["use_ifma"],

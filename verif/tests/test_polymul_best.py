@@ -561,3 +561,25 @@ def test_coverage_says_which_sets_the_sweep_ran(tree):
     assert ("- (2048, 33): **not swept** by `make dse-polymul`; 1 point measured by hand (`polymul_2048_33_s4_w18`)"
             in lines)
     assert "- (4096, 62): **not swept** by `make dse-polymul`; 0 points measured by hand" in lines
+
+
+def test_tfhe_ntt_prime_sizes(tree):
+    """tfhe-ntt's entry is the fastest full product of the prime sizes tried; the table names its plan and
+    gives every size; a pre-transformed comparison takes the fastest pre of any size."""
+    build, reports = tree
+    res = sw_results()
+    t = res["sets"][0]["libraries"]["tfhe_ntt"]
+    t.update(api="prime32::Plan fwd, mul_assign_normalize, inv (per limb)", prime_bits=[31], full_min_us=3.3,
+             pre_min_us=2.5, configs=[
+                 {"prime_bits_max": 62, "api": "prime64", "L": 1, "full_min_us": 8.8, "pre_min_us": 6.1},
+                 {"prime_bits_max": 50, "api": "prime64", "L": 1, "full_min_us": 4.6, "pre_min_us": 2.2},
+                 {"prime_bits_max": 31, "api": "prime32", "L": 1, "full_min_us": 3.3, "pre_min_us": 2.5}])
+    (build / "sw_baseline" / "results.json").write_text(json.dumps(res))
+    sw = pb.collect()["sw"]
+    full, pre = pb.baselines(sw, 1024, 19), pb.baselines(sw, 1024, 19, pretransformed=True)
+    assert full["tfhe_ntt_us"] == 3.3 and full["tfhe_ntt_plan"] == "prime32, 1 x 31 bits"
+    assert pre["tfhe_ntt_us"] == 2.2                     # the 50-bit size's pre, faster than the entry's own
+    pb.write_reports()
+    md = (reports / "polymul_dse.md").read_text().split("## Where the baselines come from")[1]
+    row = next(l for l in md.splitlines() if l.startswith("| 1024 | 19 |"))
+    assert "| prime32, 1 x 31 bits | 62 bits: 8.800 (L = 1); 50 bits: 4.600 (L = 1); 31 bits: 3.300 (L = 1) |" in row

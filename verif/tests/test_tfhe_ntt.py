@@ -54,23 +54,27 @@ def test_crate_version_locked():
     assert tn.crate_version().startswith("0.7.")
 
 
-@pytest.mark.parametrize("n, limbs", [(1024, 1), (1024, 2), (4096, 2)])
-def test_product_matches_schoolbook(n, limbs):
+@pytest.mark.parametrize("n, limbs, bits", [(1024, 1, 62), (1024, 2, 62), (4096, 2, 62),
+                                           (1024, 2, 50), (1024, 2, 31), (4096, 2, 31)])
+def test_product_matches_schoolbook(n, limbs, bits):
+    """Each prime size sw-baseline tries (tn.TFHE_CONFIGS): 62 bits (prime64), 50 (prime64's IFMA path
+    where the CPU has it) and 31 (prime32)."""
     _needs_binary()
-    qs = tn.primes(n, limbs)
+    qs = tn.primes(n, limbs, bits)
     assert len(set(qs)) == limbs
     for q in qs:
-        assert sympy.isprime(q) and q % (2 * n) == 1 and q < 2 ** tn.DEFAULT_BITS
+        assert sympy.isprime(q) and q % (2 * n) == 1 and 2 ** (bits - 1) < q < 2 ** bits
     a, b = tn.operands(n, qs, seed=5)
     got = tn.product(n, qs, a, b)
     for i, q in enumerate(qs):
         assert got[i] == schoolbook(a[i], b[i], q), f"limb {i}, q = {q}"
 
 
-def test_product_edge_operands():
+@pytest.mark.parametrize("bits", tn.TFHE_CONFIGS)
+def test_product_edge_operands(bits):
     _needs_binary()
     n = 64
-    qs = tn.primes(n, 1)
+    qs = tn.primes(n, 1, bits)
     q = qs[0]
     for a, b in [([q - 1] * n, [q - 1] * n), ([0] * n, [q - 1] * n),
                  ([1] + [0] * (n - 1), list(range(n))), ([0, 1] + [0] * (n - 2), [0] * (n - 1) + [1])]:
@@ -85,6 +89,14 @@ def test_run_line():
     assert 0 < r["full_min_us"] <= r["full_median_us"] and 0 < r["pre_min_us"] <= r["pre_median_us"]
     assert len(r["load_average_start"]) == 3 and r["cpu_model"]
     json.dumps(r)
+
+
+def test_timing_names_its_plan():
+    _needs_binary()
+    assert tn.timings(1024, tn.primes(1024, 1, 31), reps=5)["api"] == "prime32"
+    assert tn.timings(1024, tn.primes(1024, 1, 62), reps=5)["api"] == "prime64"
+    with pytest.raises(tn.TfheNttError, match="all be below 2"):   # a prime32 limb beside a prime64 one
+        tn.timings(1024, tn.primes(1024, 1, 31) + tn.primes(1024, 1, 62), reps=5)
 
 
 def test_cli_absent_without_cargo(monkeypatch, capsys):
