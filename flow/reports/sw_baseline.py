@@ -26,9 +26,11 @@ q the largest prime q = 1 (mod 2n) below 2^logq:
      overhead is measured with the same code on 1-coefficient operands; the product must be the
      reference; python-flint has no pre-transformed product;
   4. tfhe-ntt (build/sw/tfhe_ntt, flow/reports/tfhe_ntt.py; built with `make sw-tfhe-ntt` when
-     missing or stale): L primes q_i < 2^62, q_i = 1 (mod 2n), with L = ceil(logq / 62), the
+     missing or stale): for each prime size b of TFHE_CONFIGS (62, 50, 31 bits: prime64's Shoup
+     and IFMA paths, prime32), L primes q_i < 2^b, q_i = 1 (mod 2n), with L = ceil(logq / b), the
      smallest L for which Q = q_1...q_L has at least logq bits (the engine compared computes mod
-     Q = prod q_i, as RNS hardware does; see tfhe_limbs); one product on seeded operands per limb
+     Q = prod q_i, as RNS hardware does; see tfhe_limbs), the fastest size kept (tfhe_bench);
+     per size one product on seeded operands per limb
      against the reference product mod q_i, then the full product (2 fwd + pointwise + inv per
      limb) and the pre-transformed one (1 fwd + pointwise + inv), min and median over up to
      --kernel-reps repetitions (within --budget). Without cargo the entry says "absent" and names
