@@ -122,7 +122,7 @@ def baselines(sw, n: int, logq: int, pretransformed: bool = False) -> dict:
     if tv == "pre" and configs:  # the entry is the fastest full product's size; the fastest pre may be another's
         c = min(configs, key=lambda c: c["pre_min_us"])
         if c["pre_min_us"] < tfhe:
-            tfhe, tfhe_med = c["pre_min_us"], None
+            tfhe, tfhe_med = c["pre_min_us"], c.get("pre_median_us")
     return {"tfhe_ntt_us": tfhe, "tfhe_ntt_median_us": tfhe_med, "tfhe_ntt_variant": tv,
             "tfhe_ntt_L": t.get("L"), "tfhe_ntt_plan": (f"{t['api'].split('::')[0]}, {t['L']} x {max(t['prime_bits'])} bits"
                                                          if t.get("status") == "ok" and t.get("api") else None),

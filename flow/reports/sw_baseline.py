@@ -337,8 +337,8 @@ def tfhe_bench(n: int, logq: int, seed: int, reps: int, budget: float) -> dict:
     runs = [tfhe_config(n, logq, seed, reps, budget / len(TFHE_CONFIGS), bits) for bits in TFHE_CONFIGS]
     best = min(runs, key=lambda r: r["full_min_us"])
     configs = [{"prime_bits_max": r["bits"], "api": r["api"], "L": len(r["primes"]),
-                "full_min_us": r["full_min_us"], "full_median_us": r["full_median_us"], "pre_min_us": r["pre_min_us"],
-                "use_ifma": r["use_ifma"]} for r in runs]
+                **{k: r[k] for k in ("full_min_us", "full_median_us", "pre_min_us", "pre_median_us", "use_ifma")}}
+               for r in runs]
     out = {k: v for k, v in best.items() if k != "bits"}
     out["configs"] = configs
     out["api"] = f"{best['api']}::Plan fwd, mul_assign_normalize, inv (per limb); the fastest of {len(runs)} prime sizes"

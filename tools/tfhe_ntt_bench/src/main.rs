@@ -58,6 +58,18 @@ impl NttPlan for prime32::Plan {
 /// prime32 takes the primes below 2^32: its words are half as wide, so a vector holds twice the lanes.
 fn is_32(q: u64) -> bool { q < (1u64 << 32) }
 
+/// Whether the limbs run on prime32 (all below 2^32) or prime64 (none); a mix is refused.
+fn limbs_32(qs: &[u64]) -> bool {
+    if qs.iter().all(|&q| is_32(q)) {
+        true
+    } else if qs.iter().any(|&q| is_32(q)) {
+        eprintln!("the limbs must all be below 2^32 (prime32) or all at or above it (prime64)");
+        std::process::exit(2)
+    } else {
+        false
+    }
+}
+
 fn plan<P: NttPlan>(n: usize, q: u64) -> P {
     P::make(n, q).unwrap_or_else(|| {
         eprintln!("{}::Plan::try_new({n}, {q}) failed (q must be a prime = 1 mod 2n, n >= 16 (prime32: 32) a power of 2)", P::API);
@@ -197,11 +209,8 @@ fn main() {
             let n = t.next().unwrap() as usize;
             let l = t.next().unwrap() as usize;
             let qs: Vec<u64> = (0..l).map(|_| t.next().unwrap()).collect();
-            if qs.iter().all(|&q| is_32(q)) {
+            if limbs_32(&qs) {
                 check::<prime32::Plan>(n, &qs, &mut t, &mut out);
-            } else if qs.iter().any(|&q| is_32(q)) {
-                eprintln!("the limbs must all be below 2^32 (prime32) or all at or above it (prime64)");
-                std::process::exit(2)
             } else {
                 check::<prime64::Plan>(n, &qs, &mut t, &mut out);
             }
@@ -210,11 +219,8 @@ fn main() {
             let (n, reps, seed) = (num(1) as usize, num(2) as usize, num(3));
             let qs: Vec<u64> = (4..args.len()).map(num).collect();
             assert!(!qs.is_empty() && reps > 0);
-            let line = if qs.iter().all(|&q| is_32(q)) {
+            let line = if limbs_32(&qs) {
                 time::<prime32::Plan>(n, reps, seed, &qs)
-            } else if qs.iter().any(|&q| is_32(q)) {
-                eprintln!("the limbs must all be below 2^32 (prime32) or all at or above it (prime64)");
-                std::process::exit(2)
             } else {
                 time::<prime64::Plan>(n, reps, seed, &qs)
             };
