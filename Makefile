@@ -12,7 +12,10 @@ export MODFORGE_BUILD := $(BUILD)
 help:
 	@echo "modforge: make <target> [DESIGN=<d>]; the docs/ pages hold each family's detail"
 	@echo "flow and FPGA, any design (docs/flow.md):"
-	@echo "  make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/"
+	@echo "  make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/; then, where"
+	@echo "                          OpenROAD is found, LibreLane's Classic flow to GDS, DRC, LVS, post-route STA"
+	@echo "                          -> build/<d>/pnr/ [PNR=auto|on|off PNR_LIMIT_MIN=<m>]"
+	@echo "  make pnr-report         reports/pnr.csv, pnr.md: every layout of build/ (flow/reports/pnr_table.py)"
 	@echo "  make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus); hardens first if the"
 	@echo "                          netlist is missing or was made from other RTL"
 	@echo "  make rtl DESIGN=<d>     build/<d>/rtl/<d>.v and its manifest <d>.json"
@@ -72,8 +75,14 @@ rtl-all: setup
 
 # Synthesis and STA at three corners (docs/flow.md, "Hardening (SKY130 with LibreLane)"); results in
 # build/<d>/harden/.
+# Then, where OpenROAD, Magic, Netgen and KLayout are found (flow/eda.py), LibreLane's Classic flow from
+# that netlist to a DRC- and LVS-checked GDS in build/<d>/pnr/ (flow/pnr.py). PNR=off skips it, PNR=on
+# fails without the tools; PNR_LIMIT_MIN=<m> stops a layout after m minutes and records the step it was in.
+PNR ?= auto
+PNR_LIMIT_MIN ?=
 harden: rtl
 	.venv/bin/python flow/harden.py $(DESIGN)
+	$(if $(filter off,$(PNR)),,.venv/bin/python flow/pnr.py $(DESIGN) --tools $(PNR) $(if $(PNR_LIMIT_MIN),--time-limit-min $(PNR_LIMIT_MIN)))
 
 # Gate-level cocotb on build/<d>/harden/<d>.nl.v, hardened first if it is missing or was made from
 # other RTL (harden.py --if-stale compares the RTL's hash with its metrics.json's rtl_sha256).
@@ -206,6 +215,11 @@ PLAN        ?=
 START_LANES ?=
 dse-polymul: setup
 	.venv/bin/python flow/dse_polymul.py $(if $(SETS),--sets $(SETS)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS)) $(if $(PLAN),--plan) $(if $(START_LANES),--start-lanes $(START_LANES))
+
+# reports/pnr.csv and pnr.md from every layout in build/ (make harden DESIGN=<d> makes one).
+.PHONY: pnr-report
+pnr-report: setup
+	.venv/bin/python flow/reports/pnr_table.py $(if $(PARTIAL),--partial)
 
 # Reruns the flow on every table design and records each step's time and memory.
 bench-flow: rtl-all

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import layout
 from configs import config, write
+from eda import find_layout_tools
 from pdk import CORNERS, PDK, ROOT, SCL, FlowError, find_pdk, shown
 from sta import sta_binary
 
@@ -177,24 +178,24 @@ def preflight(design: str):
     if not manifest.exists():
         raise FlowError(f"{shown(manifest)} is missing.\nFix: make rtl DESIGN={design}")
     librelane_binary()
-    if not shutil.which("openroad"):  # our own steps run: check their tools
-        try:
-            import pyosys  # noqa: F401
-        except ImportError:
-            raise FlowError("pyosys (Yosys) is not installed in this Python environment. Fix: make setup")
-        sta_binary()
+    try:  # our own steps run first, always: check their tools
+        import pyosys  # noqa: F401
+    except ImportError:
+        raise FlowError("pyosys (Yosys) is not installed in this Python environment. Fix: make setup")
+    sta_binary()
     return json.loads(manifest.read_text()), find_pdk()
 
 
-def tool_versions(classic: bool):
+def tool_versions():
     from importlib.metadata import version
-    v = {"LibreLane": version("librelane")}
-    if classic:
-        v["OpenROAD"] = subprocess.run(["openroad", "-version"], text=True, capture_output=True).stdout.strip()
-    else:
-        v["pyosys"] = version("pyosys")
-        v["OpenSTA"] = subprocess.run([sta_binary(), "-version"], text=True, capture_output=True).stdout.strip()
-    return v
+    return {"LibreLane": version("librelane"), "pyosys": version("pyosys"),
+            "OpenSTA": subprocess.run([sta_binary(), "-version"], text=True, capture_output=True).stdout.strip()}
+
+
+def layout_skip_reason(tools) -> str:
+    """Why the layout stage (flow/pnr.py) does not run: the tools missing, one line."""
+    return "needs " + ", ".join(tools.missing) + " (not found: " + "; ".join(tools.missing.values()) + \
+        "; docs/toolchain.md, \"Layout tools\")"
 
 
 def seconds(hms: str) -> float:
@@ -218,29 +219,52 @@ def step_stats(run: Path) -> dict:
     return steps
 
 
-def run_librelane(design: str, cfg: Path, pdk_root: Path, classic: bool, log: Path):
-    """Runs LibreLane, printing a progress line per step; returns the run folder."""
+class TimeLimit(RuntimeError):
+    """LibreLane ran past its time limit and was stopped; `step` was running."""
+
+    def __init__(self, design: str, step: str, elapsed_s: float, limit_s: float):
+        self.step, self.elapsed_s, self.limit_s = step, elapsed_s, limit_s
+        super().__init__(f"{design}: stopped after {elapsed_s:.0f} s (limit {limit_s:.0f} s) in {step}")
+
+
+def run_librelane(design: str, cfg: Path, pdk_root: Path, log: Path, env: dict = None, tag: str = "latest",
+                  prefix: str = "harden", timeout_s: float = None):
+    """Runs LibreLane on cfg (its flow is the configuration's `meta.flow`), printing a progress line
+    per step; returns the run folder runs/<tag>. With timeout_s, a run still going then is stopped
+    (its process group) and TimeLimit names the step it was in."""
     t0 = time.monotonic()
     cmd = [librelane_binary(), "--manual-pdk", "--pdk-root", str(pdk_root), "-p", PDK,
-           "--run-tag", "latest", "--overwrite", "--condensed", "--hide-progress-bar"]
-    cmd += ["-f", "classic"] if classic else []
+           "--run-tag", tag, "--overwrite", "--condensed", "--hide-progress-bar"]
+    current_step, timer = "start-up", None
     with open(log, "w") as f:
         p = subprocess.Popen(cmd + [str(cfg)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                             start_new_session=True)  # its own process group: see child_groups
+                             start_new_session=True, env=env)  # its own process group: see child_groups
+        if timeout_s:
+            timer = threading.Timer(timeout_s, _signal_groups, ({p.pid}, signal.SIGTERM))
+            timer.daemon = True
+            timer.start()
         try:
             for line in p.stdout:
                 f.write(line)
                 step = re.search(r"Running '([\w.]+)'", line)
                 if step:
-                    print(f"[harden {design} {time.monotonic() - t0:6.1f} s] running {step.group(1)}", flush=True)
+                    current_step = step.group(1)
+                    print(f"[{prefix} {design} {time.monotonic() - t0:6.1f} s] running {current_step}", flush=True)
             rc = p.wait()
         except BaseException:  # Interrupted among them: LibreLane and its steps go too
             stop_group(p)
             raise
+        finally:
+            if timer:
+                timer.cancel()
+    elapsed = time.monotonic() - t0
+    if timeout_s and elapsed >= timeout_s:
+        stop_group(p)
+        raise TimeLimit(design, current_step, elapsed, timeout_s)
     if rc != 0:
-        errors = [l.strip() for l in log.read_text().splitlines() if "ERROR" in l][:5]
-        raise RuntimeError(f"{design}: LibreLane failed (exit {rc}); see {log}\n" + "\n".join(errors))
-    return cfg.parent / "runs" / "latest"
+        errors = [l.strip() for l in log.read_text().splitlines() if "ERROR" in l or "[E]" in l][:5]
+        raise RuntimeError(f"{design}: LibreLane failed (exit {rc}) in {current_step}; see {log}\n" + "\n".join(errors))
+    return cfg.parent / "runs" / tag
 
 
 def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
@@ -258,7 +282,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
     except (ValueError, TypeError) as e:
         raise FlowError(f"{design}: synthesis options {synth} of its manifest: {e}. Fix: make rtl DESIGN={design}")
     t0 = time.monotonic()
-    classic = shutil.which("openroad") is not None
+    classic = False  # this stage is synthesis and STA; the layout (flow/pnr.py) starts from its netlist
     ll = layout.librelane_dir(design)
     cfg = ll / "config.json"
     sram = manifest.get("sram") or {}
@@ -269,7 +293,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
     write(cfg, c)
     print(f"[harden {design}   0.0 s] LibreLane {'Classic flow' if classic else 'flow ' + ' -> '.join(c['meta']['flow'])}"
           f" on {cfg} (log: {ll / 'librelane.log'}); PDK {pdk.root}", flush=True)
-    run = run_librelane(design, cfg, pdk.root, classic, ll / "librelane.log")
+    run = run_librelane(design, cfg, pdk.root, ll / "librelane.log")
 
     final = json.loads((run / "final" / "metrics.json").read_text())
     period = c["CLOCK_PERIOD"]
@@ -293,7 +317,8 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
         shutil.copy(netlist, work / f"{design}.nl.v")
         for rpt in run.glob("*-modforge-sta/sta_*.log"):
             shutil.copy(rpt, work / rpt.name)
-        skipped = {} if classic else {s: "needs OpenROAD (`openroad` is not on PATH)" for s in NEEDS_OPENROAD}
+        tools = find_layout_tools()
+        skipped = {} if tools.complete else {s: layout_skip_reason(tools) for s in NEEDS_OPENROAD}
         metrics = {
             "design": design,
             "rtl_sha256": rtl_sha256(design),
@@ -314,10 +339,12 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
                           **{k: v for k, v in opts.to_dict().items() if k not in ("booth", "target_ps")}},
             "steps": step_stats(run),
             "skipped": skipped,
+            # where the layout of this netlist lands when it runs (make harden; flow/pnr.py)
+            "layout": None if skipped else f"build/{design}/pnr/ (flow/pnr.py)",
             "post_synthesis_without_parasitics": not classic,
             "librelane_metrics": final,
             "run_folder": str(run.relative_to(ROOT) if run.is_relative_to(ROOT) else run),
-            "tools": tool_versions(classic),
+            "tools": tool_versions(),
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "wall_s": round(time.monotonic() - t0, 1),
         }
@@ -359,7 +386,7 @@ def summary(m: dict) -> str:
             "the paper's Table 1 is post-synthesis. Ideal clock, zero I/O delay." if m["post_synthesis_without_parasitics"]
             else "Post-layout figures from LibreLane's Classic flow.")
     skipped = (f"Skipped: {', '.join(m['skipped'])}: {next(iter(m['skipped'].values()))}." if m["skipped"]
-               else "Nothing skipped.")
+               else f"Layout of this netlist: {m.get('layout') or 'build/<d>/pnr/'} (`make harden`).")
     macro_rows = (f"\n| SRAM macros | {m['macro_count']} ({', '.join(m['macro_models'])}) |"
                   f"\n| SRAM macro area | {m['macro_area_um2']:.0f} um2 (timed with their tt Liberty at every corner) |"
                   if m.get("macro_count") else "")

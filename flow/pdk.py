@@ -84,6 +84,34 @@ class Pdk:
             tmp.rename(fixed)
         return primitives, fixed
 
+    @property
+    def cell_gds(self) -> Path:
+        return self.scl / "gds" / f"{SCL}.gds"
+
+    def layout_cell_gds(self, out_dir: Path):
+        """(the cell GDS the layout flow reads, the boundaries closed in it). Magic refuses a GDS
+        BOUNDARY whose last point is not its first ("Boundary is not closed"), and LibreLane's
+        Magic.StreamOut stops on it. The PDK subset's cell GDS (open_pdks 1.0.255) has one such
+        boundary, in sky130_ef_sc_hd__decap_12. Where the PDK's file has any, a copy in out_dir
+        gets the first point appended to each (the polygon its points describe, closed) and is
+        used instead; the PDK itself is never edited. A PDK without them is used as it is."""
+        from gds_fix import close_boundaries
+        src = self.cell_gds
+        fixed = out_dir / src.name
+        stamp = out_dir / (src.name + ".fixes.json")
+        if fixed.exists() and stamp.exists() and fixed.stat().st_mtime >= src.stat().st_mtime:
+            return (fixed if json.loads(stamp.read_text()) else src), json.loads(stamp.read_text())
+        out_dir.mkdir(parents=True, exist_ok=True)
+        data, fixes = close_boundaries(src.read_bytes())
+        if fixes:
+            tmp = fixed.with_suffix(".tmp")
+            tmp.write_bytes(data)
+            tmp.rename(fixed)
+        else:
+            fixed.touch()
+        stamp.write_text(json.dumps(fixes))
+        return (fixed if fixes else src), fixes
+
     def dont_use(self, recipe: str = DONT_USE_DEFAULT):
         """The cells a don't-use recipe (pdk_config/pdk.json `dont_use`) never synthesizes into: those
         of its files, sorted. "openlane": OpenLane's no_synth.cells + drc_exclude.cells; "drc":

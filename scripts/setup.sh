@@ -7,7 +7,9 @@
 #                    (FLINT 3 for make sw-baseline) among them, then
 #                    the project itself in editable mode (pyproject.toml: a .pth puts verif/,
 #                    verif/bench/ and flow/ on sys.path); both again when either file changes;
-#   Mill:            fetched by ./mill from Maven Central on first use.
+#   Mill:            fetched by ./mill from Maven Central on first use;
+#   layout tools:    OpenROAD, Magic, Netgen from ../shared/tools/install.sh where it is beside the
+#                    repository and none is found (flow/eda.py); otherwise a note on how to get them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +21,7 @@ have verilator || need_apt+=(verilator)
 have iverilog  || need_apt+=(iverilog)
 have sta       || need_apt+=(opensta)
 have make      || need_apt+=(make)
+have klayout   || need_apt+=(klayout)   # the Classic flow's KLayout DRC and XOR (Debian 0.28.5)
 have g++       || need_apt+=(g++)
 python3 -c "import venv, ensurepip" 2>/dev/null || need_apt+=(python3-venv)
 # the software baseline (make sw-baseline): NTL, FLINT and GMP headers and libraries
@@ -46,6 +49,19 @@ if [ ! -x .venv/bin/python ] || [ "$(cat .venv/.setup.sha256 2>/dev/null)" != "$
   .venv/bin/pip install -q --disable-pip-version-check --no-deps -e .
   rm -f .venv/.requirements.sha256
   echo "$want" > .venv/.setup.sha256
+fi
+
+# OpenROAD, Magic and Netgen (make harden's layout, flow/pnr.py): no registry serves OpenROAD. Found as
+# flow/eda.py looks (OPENROAD_EXE/MAGIC_EXE/NETGEN_EXE, PATH, /opt/modforge-eda/bin); where none is and
+# our machines' ../shared/tools is beside the repository, its install.sh puts them in /opt/modforge-eda.
+if ! .venv/bin/python flow/eda.py --check >/dev/null 2>&1; then
+  if [ -x ../shared/tools/install.sh ] && [ -z "${OPENROAD_EXE:-}" ]; then
+    echo "setup: installing OpenROAD, Magic and Netgen from ../shared/tools into /opt/modforge-eda"
+    if [ "$(id -u)" -eq 0 ]; then ../shared/tools/install.sh >/dev/null
+    elif have sudo; then sudo ../shared/tools/install.sh >/dev/null
+    else echo "setup: need root to run ../shared/tools/install.sh (layout runs only where it is installed)" >&2; fi
+  fi
+  .venv/bin/python flow/eda.py --check || true   # says what is missing and how to get it; layout is skipped then
 fi
 
 # Mill: the launcher fetches it on first use; do it here so the first build's log is clean.

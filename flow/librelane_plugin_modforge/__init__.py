@@ -168,3 +168,39 @@ class STA(Step):
         metrics["modforge__critical_path_ns"] = metrics[f"modforge__critical_path_ns__corner:{corners[0]}"]
         (step_dir / "worst_paths.json").write_text(json.dumps(paths, indent=2))
         return {}, metrics
+
+
+@Step.factory.register()
+class Netlist(Step):
+    """The post-synthesis netlist of `make harden`'s own synthesis, as the Classic flow's netlist.
+
+    flow/pnr.py runs LibreLane's Classic flow with `Yosys.Synthesis` substituted by this step, so
+    that the netlist placed and routed is the very one whose post-synthesis figures the reports
+    give (Modforge.Synthesis, then Modforge.STA, in build/<d>/harden/). It copies that netlist and
+    sets the metrics the checkers after synthesis read: the cell count and area of the synthesis,
+    the cells that are not library cells or the design's macros (counted here from the netlist),
+    and Yosys's `check` errors (0: flow/synth.py ends with `check -assert`, which fails otherwise)."""
+
+    id = "Modforge.Netlist"
+    name = "Post-synthesis netlist (make harden)"
+    inputs = []
+    outputs = [DesignFormat.NETLIST]
+    config_vars = [
+        Variable("MODFORGE_NETLIST", LLPath, "The post-synthesis netlist (build/<d>/harden/<d>.nl.v)."),
+        Variable("MODFORGE_SYNTH_METRICS", LLPath, "Its metrics.json (build/<d>/harden/metrics.json)."),
+    ]
+
+    def run(self, state_in: State, **kwargs) -> tuple[ViewsUpdate, MetricsUpdate]:
+        src = Path(str(self.config["MODFORGE_NETLIST"]))
+        synth = json.loads(Path(str(self.config["MODFORGE_SYNTH_METRICS"])).read_text())
+        dst = Path(self.step_dir) / f"{self.config['DESIGN_NAME']}.nl.v"
+        text = src.read_text()
+        dst.write_text(text)
+        macros = set((self.config.get("MACROS") or {}).keys())
+        types = re.findall(r"^\s+(\\?[$\w]+)\s+\\?[$\w\[\].]+\s*\(\s*$", text, re.M)
+        unmapped = [t for t in types if not t.startswith(f"{SCL}__") and t not in macros and t != "module"]
+        return ({DesignFormat.NETLIST: LLPath(str(dst))},
+                {"design__instance__count": synth["design__instance__count"],
+                 "design__instance__area": Decimal(str(synth["design__instance__area"])),
+                 "design__instance_unmapped__count": len(unmapped),
+                 "synthesis__check_error__count": 0})

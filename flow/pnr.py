@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Layout of one hardened design: LibreLane's Classic flow from its post-synthesis netlist to a GDS.
+
+    flow/pnr.py DESIGN [--period-ns T] [--set VAR=JSON ...]
+
+`make harden` runs it after synthesis and STA wherever OpenROAD, Magic, Netgen and KLayout are
+found (flow/eda.py). It needs build/<d>/harden/ made from the current RTL (flow/harden.py).
+
+The flow is LibreLane's Classic, unchanged but for one step: `Yosys.Synthesis` is substituted by
+`Modforge.Netlist`, which hands on the netlist of build/<d>/harden/, so the netlist placed is the
+one whose post-synthesis figures the reports give. Then floorplan (pdk_config/layout.json), power
+grid, placement, the resizer (repair_design, repair_timing), CTS, global and detailed routing,
+antenna repair, RC extraction, STA at every corner of the PDK, GDS (Magic and KLayout), DRC (Magic
+and KLayout), LVS (Netgen), antenna check. The target clock is the post-synthesis critical path at
+tt, rounded up (pdk_config/layout.json `clock`), or --period-ns; the post-route critical path at
+each corner is the period minus that corner's worst setup slack. Setup slack is a measurement here,
+not a pass/fail (SETUP_VIOLATION_CORNERS empty: LibreLane still warns); hold, DRC, LVS and antenna
+stay errors, and `signoff_clean` says whether all of pdk_config/layout.json's `signoff` metrics are 0.
+
+Results go to build/<d>/pnr/: metrics.json, summary.md, <d>.gds, <d>.png (a KLayout rendering),
+the routed netlist <d>.pnl.v with its SDF per corner and SPEF; replaced only when the run
+finished, so a failed run leaves the last good result. The run folder is
+build/<d>/librelane/runs/pnr. Each step's wall time and peak memory are in metrics.json.
+"""
+import argparse
+import datetime
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import layout
+from eda import find_layout_tools, layout_env, openroad_commit
+from pdk import CORNERS, PDK, ROOT, FlowError, find_pdk, shown
+
+LAYOUT = json.loads((ROOT / "pdk_config" / "layout.json").read_text())
+RUN_TAG = "pnr"
+
+
+def target_period_ns(synth_metrics: dict) -> float:
+    """The target clock of the layout run from the post-synthesis critical path (pdk_config/layout.json `clock`)."""
+    c = LAYOUT["clock"]
+    cp = synth_metrics["critical_path_ns__corner"][c["corner"]]
+    step = c["round_up_ns"]
+    return round(math.ceil(cp / step - 1e-9) * step, 4)
+
+
+def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict = None) -> dict:
+    """The Classic configuration of one design (written to build/<d>/librelane/config.pnr.json)."""
+    from configs import macros_config
+    sram = manifest.get("sram") or {}
+    c = {
+        "DESIGN_NAME": design,
+        "VERILOG_FILES": [f"dir::../rtl/{design}.v"],  # Yosys.JsonHeader and the linter read the RTL
+        "CLOCK_PORT": "clk",
+        "CLOCK_PERIOD": period_ns,
+        "MODFORGE_NETLIST": f"dir::../harden/{design}.nl.v",
+        "MODFORGE_SYNTH_METRICS": "dir::../harden/metrics.json",
+        **{k: v for k, v in LAYOUT["librelane"].items()},
+        **(extra or {}),
+        "meta": {"version": 2, "flow": "Classic", "substituting_steps": {"Yosys.Synthesis": "Modforge.Netlist"}},
+    }
+    gds, fixes = pdk.layout_cell_gds(layout.BUILD / "pdk_layout")
+    if fixes:  # a copy with its open boundaries closed (flow/pdk.py layout_cell_gds)
+        c["CELL_GDS"] = [str(gds)]
+    if sram.get("macro_models"):
+        m = macros_config(pdk, sram["macro_models"], with_macros=True)
+        c["MACROS"] = m["MACROS"]
+    return c
+
+
+def current_synthesis(design: str) -> dict:
+    """build/<d>/harden/metrics.json if it was made from the current RTL; FlowError otherwise."""
+    from harden import rtl_sha256
+    f = layout.metrics(design)
+    if not f.exists():
+        raise FlowError(f"{shown(f)} is missing: layout starts from the post-synthesis netlist.\n"
+                        f"Fix: make harden DESIGN={design}")
+    m = json.loads(f.read_text())
+    if m.get("rtl_sha256") != rtl_sha256(design):
+        raise FlowError(f"{shown(f)} was made from other RTL than {shown(layout.rtl(design))}.\n"
+                        f"Fix: make harden DESIGN={design}")
+    return m
+
+
+def _float(v):
+    return None if v is None else float(v)
+
+
+def corner_figures(final: dict, period_ns: float) -> dict:
+    """Per PDK corner (tt, ss, ff): worst setup and hold slack over the RC corners, and the critical
+    path, period - worst setup slack (every standard-cell path has the whole period: launch and
+    capture at the rising edge; a design with a falling-edge launch, the OpenRAM macros', is flagged)."""
+    out = {}
+    for corner in CORNERS:
+        setup = [float(v) for k, v in final.items() if k.startswith("timing__setup__ws__corner:") and k.endswith(corner)]
+        hold = [float(v) for k, v in final.items() if k.startswith("timing__hold__ws__corner:") and k.endswith(corner)]
+        if setup:
+            ws = min(setup)
+            out[corner] = {"setup_ws_ns": round(ws, 4), "hold_ws_ns": round(min(hold), 4) if hold else None,
+                           "critical_path_ns": round(period_ns - ws, 4)}
+    return out
+
+
+def peak_rss_gb(run: Path) -> float:
+    from harden import step_stats
+    return round(max((s["peak_mb"] for s in step_stats(run).values()), default=0) / 1024, 2)
+
+
+PICTURE_PX = 480  # the rendered layout's longer side in the report: small enough to commit
+
+
+def picture(run: Path, design: str, out: Path) -> bool:
+    """KLayout.Render's picture of the final layout (headless, in the Classic flow), shrunk to
+    PICTURE_PX; False where the step left none."""
+    src = next(iter(sorted(run.glob("*-klayout-render/*.png"))), None)
+    if src is None:
+        return False
+    from PIL import Image
+    with Image.open(src) as im:
+        im.thumbnail((PICTURE_PX, PICTURE_PX))
+        im.convert("RGB").quantize(64).save(out, optimize=True)
+    return True
+
+
+def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dict):
+    """build/<d>/pnr_attempts/<date>.json: a layout stopped by its time limit, the step it was in,
+    the steps finished before it with their time and memory (reports/pnr.csv gives its row)."""
+    from harden import step_stats
+    run = layout.librelane_dir(design) / "runs" / RUN_TAG
+    steps = step_stats(run) if run.exists() else {}
+    date = datetime.datetime.now(datetime.timezone.utc)
+    rec = {"design": design, "step": e.step, "runtime_s": round(e.elapsed_s, 1), "limit_s": e.limit_s,
+           "clock_period_ns": period, "synth_cells": synth["design__instance__count"],
+           "settings": {**LAYOUT["librelane"], **(extra or {})},
+           "peak_mem_gb": round(max((v["peak_mb"] for v in steps.values()), default=0) / 1024, 2),
+           "steps_finished": steps, "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
+           "date": date.strftime("%Y-%m-%d %H:%M UTC")}
+    out = layout.design_dir(design) / "pnr_attempts" / f"{date.strftime('%Y%m%dT%H%M%S')}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(rec, indent=2) + "\n")
+    print(f"[pnr {design}] {e}; recorded in {shown(out)}", file=sys.stderr)
+
+
+def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: float = None) -> dict:
+    from harden import TimeLimit, replace_dir, run_librelane, step_stats
+    manifest = json.loads(layout.manifest(design).read_text())
+    synth = current_synthesis(design)
+    tools = find_layout_tools()
+    if not tools.complete:
+        raise FlowError(tools.how_to_get())
+    pdk = find_pdk()
+    period = period_ns or target_period_ns(synth)
+    ll = layout.librelane_dir(design)
+    cfg = ll / "config.pnr.json"
+    cfg.write_text(json.dumps(pnr_config(design, manifest, pdk, period, extra), indent=2) + "\n")
+    env = layout_env(tools, sys.executable, layout.BUILD / "eda_bin")
+    t0 = time.monotonic()
+    print(f"[pnr {design}   0.0 s] LibreLane Classic (Modforge.Netlist for Yosys.Synthesis) on {shown(cfg)}, "
+          f"target clock {period} ns ({'given' if period_ns else 'post-synthesis ' + LAYOUT['clock']['corner'] + ' critical path, rounded up'}); "
+          f"log: {shown(ll / 'pnr.log')}", flush=True)
+    try:
+        run = run_librelane(design, cfg, pdk.root, ll / "pnr.log", env=env, tag=RUN_TAG, prefix="pnr",
+                            timeout_s=timeout_min * 60 if timeout_min else None)
+    except TimeLimit as e:
+        record_attempt(design, e, period, synth, tools, extra)
+        raise
+    final = json.loads((run / "final" / "metrics.json").read_text())
+    wall = round(time.monotonic() - t0, 1)
+    routed_state = next(run.glob("*-openroad-detailedrouting/state_out.json"), None)
+    routed = json.loads(routed_state.read_text())["metrics"] if routed_state else {}
+
+    signoff = {k: _float(final.get(k)) for k in LAYOUT["signoff"]}
+    corners = corner_figures(final, period)
+    work = layout.design_dir(design) / "pnr.partial"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        views = {}
+        for sub, pattern, name in (("gds", "*.gds", f"{design}.gds"), ("pnl", "*.pnl.v", f"{design}.pnl.v"),
+                                   ("nl", "*.nl.v", f"{design}.routed.nl.v")):
+            f = next((run / "final" / sub).glob(pattern), None)
+            if f:
+                shutil.copy(f, work / name)
+                views[sub] = name
+        for sdf in (run / "final" / "sdf").glob("*/*.sdf"):  # one folder per corner
+            (work / "sdf").mkdir(exist_ok=True)
+            shutil.copy(sdf, work / "sdf" / f"{sdf.parent.name}.sdf")
+        for spef in (run / "final" / "spef").glob("*/*.spef"):
+            (work / "spef").mkdir(exist_ok=True)
+            shutil.copy(spef, work / "spef" / f"{spef.parent.name}.spef")
+        pic = f"{design}.png" if picture(run, design, work / f"{design}.png") else None
+        macros = (manifest.get("sram") or {}).get("macro_models", [])
+        from pdk import sram_views
+        abstracts = bool(macros) and not all(sram_views(pdk, m).gds for m in macros)
+        metrics = {
+            "design": design,
+            "rtl_sha256": synth["rtl_sha256"],
+            "flow": "LibreLane Classic, Yosys.Synthesis -> Modforge.Netlist",
+            "clock_period_ns": period,
+            "clock_period_from": "given (--period-ns)" if period_ns else f"post-synthesis {LAYOUT['clock']['corner']} critical path, rounded up",
+            "settings": {**LAYOUT["librelane"], **(extra or {})},
+            # cells, area and utilization as routed, before fill and decap cells fill the rows (the final
+            # figures count those too: utilization 0.95 for any design)
+            "cells": int(routed.get("design__instance__count__stdcell") or 0),
+            "stdcell_area_um2": _float(routed.get("design__instance__area__stdcell")),
+            "macro_count": int(routed.get("design__instance__count__macros") or 0),
+            "macro_area_um2": _float(routed.get("design__instance__area__macros")),
+            "die_area_um2": _float(final.get("design__die__area")),
+            "core_area_um2": _float(final.get("design__core__area")),
+            "utilization": _float(routed.get("design__instance__utilization")),
+            "corners": corners,
+            "wns_ns": round(min((c["setup_ws_ns"] for c in corners.values()), default=float("nan")), 4),
+            "hold_wns_ns": min((c["hold_ws_ns"] for c in corners.values() if c["hold_ws_ns"] is not None), default=None),
+            "signoff": signoff,
+            "signoff_clean": all(v == 0 for v in signoff.values()),
+            "macros_as_abstracts": abstracts,
+            "post_synthesis": {"cells": synth["design__instance__count"], "area_um2": synth["design__instance__area"],
+                               "critical_path_ns__corner": synth["critical_path_ns__corner"]},
+            "views": views,
+            "picture": pic,
+            "steps": step_stats(run),
+            "peak_mem_gb": peak_rss_gb(run),
+            "runtime_s": wall,
+            "librelane_metrics": final,
+            "run_folder": shown(run),
+            "tools": {"LibreLane": __import__("importlib.metadata").metadata.version("librelane"),
+                      "OpenROAD": openroad_commit(tools.found["openroad"]),
+                      "Magic": _version([str(tools.found["magic"]), "--version"]),
+                      "Netgen": _netgen_version(tools.found["netgen"]),
+                      "KLayout": _version([str(tools.found["klayout"]), "-v"])},
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        }
+        (work / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+        (work / "summary.md").write_text(summary(metrics))
+        replace_dir(work, layout.design_dir(design) / "pnr")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    cp = ", ".join(f"{k} {v['critical_path_ns']:.3f} ns" for k, v in corners.items())
+    bad = {k: v for k, v in signoff.items() if v != 0}
+    print(f"[pnr {design} {wall:6.1f} s] post-route critical path {cp}; "
+          + ("signoff clean: 0 DRC (router, Magic, KLayout), 0 LVS, 0 antenna" if not bad else f"NOT clean: {bad}"))
+    print(f"[pnr {design} {wall:6.1f} s] done: {shown(layout.design_dir(design) / 'pnr' / 'metrics.json')}, GDS "
+          f"{shown(layout.design_dir(design) / 'pnr' / views.get('gds', '?'))}")
+    return metrics
+
+
+def _version(cmd) -> str:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    m = re.search(r"\d+\.\d+(\.\d+)?", out)
+    return m.group(0) if m else out.strip()[:40]
+
+
+def _netgen_version(exe: Path) -> str:
+    try:
+        out = subprocess.run([str(exe), "-batch"], input="quit\n", capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    m = re.search(r"Netgen (\d+\.\d+\.\d+)", out)
+    return m.group(1) if m else "?"
+
+
+def summary(m: dict) -> str:
+    rows = "\n".join(f"| {c} | {v['critical_path_ns']:.3f} | {m['post_synthesis']['critical_path_ns__corner'].get(c, float('nan')):.3f} "
+                     f"| {v['setup_ws_ns']:.3f} | {v['hold_ws_ns'] if v['hold_ws_ns'] is not None else 'absent'} |"
+                     for c, v in m["corners"].items())
+    steps = "\n".join(f"| {s} | {v['wall_s']} | {v['peak_mb']} |" for s, v in m["steps"].items())
+    sign = "\n".join(f"| {LAYOUT['signoff'][k]} (`{k}`) | {'absent' if v is None else int(v)} |" for k, v in m["signoff"].items())
+    pic = f"\n![{m['design']}]({m['picture']})\n" if m.get("picture") else ""
+    return f"""# {m['design']}: layout (LibreLane Classic)
+
+Target clock {m['clock_period_ns']} ns ({m['clock_period_from']}). Signoff {'clean' if m['signoff_clean'] else '**NOT clean**'}.
+{'Macros placed from their LEF abstracts (no GDS in this PDK): DRC and LVS treat them as abstracts.' if m['macros_as_abstracts'] else ''}
+| | post-route | post-synthesis |
+|---|---|---|
+| cells | {m['cells']} | {m['post_synthesis']['cells']} |
+| standard-cell area (um2) | {m['stdcell_area_um2']} | {m['post_synthesis']['area_um2']} |
+| die / core area (um2) | {m['die_area_um2']} / {m['core_area_um2']} | |
+| utilization | {m['utilization']} | |
+
+| corner | critical path post-route (ns) | post-synthesis (ns) | setup WNS (ns) | hold WNS (ns) |
+|---|---|---|---|---|
+{rows}
+
+| check | violations |
+|---|---|
+{sign}
+{pic}
+| LibreLane step | wall time (s) | peak memory (MB) |
+|---|---|---|
+{steps}
+
+Tools: {', '.join(f'{k} {v}' for k, v in m['tools'].items())}. Date: {m['date']}. Run time: {m['runtime_s']} s, peak memory {m['peak_mem_gb']} GB.
+"""
+
+
+def main():
+    from harden import Interrupted, TimeLimit, exit_interrupted, layout_skip_reason, stop_on_signals
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("design")
+    ap.add_argument("--tools", choices=("on", "auto"), default="on",
+                    help="auto: where OpenROAD, Magic, Netgen or KLayout is missing, say what is skipped and exit 0 "
+                         "(make harden); on: that is an error (default)")
+    ap.add_argument("--period-ns", type=float, default=None,
+                    help="target clock (default: the post-synthesis critical path at pdk_config/layout.json's clock "
+                         "corner, ss, rounded up)")
+    ap.add_argument("--time-limit-min", type=float, default=None,
+                    help="stop the flow after this many minutes and record the step it was in (build/<d>/pnr_attempts/)")
+    ap.add_argument("--set", action="append", default=[], metavar="VAR=JSON",
+                    help="a LibreLane variable for this run, e.g. --set FP_CORE_UTIL=35 (recorded in metrics.json)")
+    a = ap.parse_args()
+    extra = {}
+    for s in a.set:
+        k, sep, v = s.partition("=")
+        if not sep or not k:
+            ap.error(f"--set {s!r}: use VAR=JSON, e.g. --set FP_CORE_UTIL=35")
+        try:
+            extra[k] = json.loads(v)
+        except json.JSONDecodeError:
+            extra[k] = v
+    tools = find_layout_tools()
+    if not tools.complete and a.tools == "auto":
+        print(f"[pnr {a.design}] layout skipped (floorplan, placement, CTS, routing, RC extraction, post-route STA, "
+              f"GDS, DRC, LVS, antenna): {layout_skip_reason(tools)}\n" + tools.how_to_get())
+        return
+    stop_on_signals()
+    try:
+        m = pnr(a.design, a.period_ns, extra, a.time_limit_min)
+        synth_s = json.loads(layout.metrics(a.design).read_text()).get("wall_s") or 0
+        print(f"[pnr {a.design}] make harden took {synth_s + m['runtime_s']:.0f} s: synthesis and STA "
+              f"{synth_s:.0f} s, layout to GDS {m['runtime_s']:.0f} s")
+    except TimeLimit as e:
+        sys.exit(f"pnr: {e} (recorded in build/{a.design}/pnr_attempts/; build/{a.design}/pnr/ is as it was)")
+    except (FlowError, RuntimeError) as e:
+        sys.exit(f"pnr: error: {e}")
+    except Interrupted as e:
+        exit_interrupted("pnr", a.design, "LibreLane and its steps", layout.design_dir(a.design) / "pnr", e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Layout results: one row per design taken through LibreLane's Classic flow (flow/pnr.py).
+
+    flow/reports/pnr_table.py [--partial] [DESIGN...]
+
+Collects build/<d>/pnr/metrics.json (a finished layout) and, for a design whose layout did not
+finish, its last attempt, build/<d>/pnr_attempts/*.json (the step that was running when the time
+limit stopped it, with its time and memory). Default designs: every design of the build folder
+with either. Never runs the flow itself (make harden DESIGN=<d>, or flow/pnr.py). Writes:
+  reports/pnr.csv            one row per design: the columns of PNR_COLUMNS
+  reports/pnr.md             the same with the post-synthesis figures beside, the signoff checks one
+                             by one, the runtime model (time against cells, fitted to the finished
+                             runs) and which designs it predicts to fit in BUDGET_H hours
+  reports/pnr/<d>.png        a small rendering of each layout (KLayout, headless)
+"""
+import argparse
+import json
+import math
+import shutil
+import sys
+
+import layout
+from pdk import CORNERS
+from reports.common import REPORTS, fmt, generated_by, md_head, stamp, write_csv, write_md
+
+PNR_COLUMNS = ["design", "status", "cells", "die_area_um2", "core_area_um2", "utilization", "clock_period_ns",
+               "cp_tt_ns", "cp_ss_ns", "cp_ff_ns", "wns_ns", "drc_violations", "lvs_errors", "antenna_violations",
+               "macros_as_abstracts", "runtime_s", "peak_mem_gb", "openroad_commit",
+               "synth_cells", "synth_area_um2", "synth_cp_tt_ns", "synth_cp_ss_ns", "synth_cp_ff_ns"]
+CORNER_COLUMN = {CORNERS[0]: "tt", CORNERS[1]: "ss", CORNERS[2]: "ff"}
+BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
+
+
+def result(d: str):
+    f = layout.design_dir(d) / "pnr" / "metrics.json"
+    return json.loads(f.read_text()) if f.exists() else None
+
+
+def last_attempt(d: str):
+    files = sorted((layout.design_dir(d) / "pnr_attempts").glob("*.json"))
+    return json.loads(files[-1].read_text()) if files else None
+
+
+def designs_with_results() -> list:
+    if not layout.BUILD.exists():
+        return []
+    return sorted(p.name for p in layout.BUILD.iterdir()
+                  if (p / "pnr" / "metrics.json").exists() or any((p / "pnr_attempts").glob("*.json")))
+
+
+def drc_total(signoff: dict):
+    vals = [signoff.get(k) for k in ("route__drc_errors", "magic__drc_error__count", "klayout__drc_error__count")]
+    return None if any(v is None for v in vals) else int(sum(vals))
+
+
+def row(d: str) -> dict:
+    m = result(d)
+    if m is None:
+        a = last_attempt(d)
+        return {"design": d, "status": f"stopped in {a['step']} after {a['runtime_s']:.0f} s (limit {a['limit_s']:.0f} s)",
+                "cells": a.get("synth_cells"), "runtime_s": a["runtime_s"], "peak_mem_gb": a.get("peak_mem_gb"),
+                "openroad_commit": a.get("openroad_commit"), "clock_period_ns": a.get("clock_period_ns"),
+                "synth_cells": a.get("synth_cells"), "_attempt": a}
+    s = m["signoff"]
+    r = {"design": d, "status": "signoff clean" if m["signoff_clean"] else "NOT clean", "cells": m["cells"],
+         "die_area_um2": m["die_area_um2"], "core_area_um2": m["core_area_um2"],
+         "utilization": m["utilization"], "clock_period_ns": m["clock_period_ns"]}
+    for corner, col in CORNER_COLUMN.items():
+        r[f"cp_{col}_ns"] = (m["corners"].get(corner) or {}).get("critical_path_ns")
+    r.update({"wns_ns": m["wns_ns"], "drc_violations": drc_total(s),
+              "lvs_errors": None if s.get("design__lvs_error__count") is None else int(s["design__lvs_error__count"]),
+              "antenna_violations": None if s.get("antenna__violating__nets") is None else int(s["antenna__violating__nets"]),
+              "macros_as_abstracts": m["macros_as_abstracts"], "runtime_s": m["runtime_s"],
+              "peak_mem_gb": m["peak_mem_gb"], "openroad_commit": m["tools"]["OpenROAD"][:8],
+              "synth_cells": m["post_synthesis"]["cells"], "synth_area_um2": m["post_synthesis"]["area_um2"]})
+    for corner, col in CORNER_COLUMN.items():
+        r[f"synth_cp_{col}_ns"] = m["post_synthesis"]["critical_path_ns__corner"].get(corner)
+    r["_m"] = m
+    return r
+
+
+def fit_runtime(rows) -> dict:
+    """runtime_s = a * cells^b, least squares in log-log over the finished runs; None with fewer than 2."""
+    pts = [(r["synth_cells"], r["runtime_s"]) for r in rows if "_m" in r and r["synth_cells"] and r["runtime_s"]]
+    if len({c for c, _ in pts}) < 2:
+        return None
+    xs, ys = [math.log(c) for c, _ in pts], [math.log(t) for _, t in pts]
+    n, mx, my = len(xs), sum(xs) / len(xs), sum(ys) / len(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    a = math.exp(my - b * mx)
+    return {"a": a, "b": b, "points": pts, "budget_cells": (BUDGET_H * 3600 / a) ** (1 / b)}
+
+
+def markdown(rows, model) -> list:
+    L = ["# Layout: LibreLane's Classic flow to GDS (SKY130, sky130_fd_sc_hd)", "",
+         generated_by(__file__, "; each row from `make harden DESIGN=<d>`, flow/pnr.py") + ".", "",
+         "Post-route critical path at each corner = the target clock minus that corner's worst setup slack "
+         "(RC extracted, clock tree propagated); the target clock is the post-synthesis critical path at ss, "
+         "rounded up to 0.1 ns (pdk_config/layout.json). Post-synthesis figures (flow/harden.py: ideal clock, no "
+         "wires) beside them. DRC = the detailed router's + Magic's + KLayout's violations; LVS = Netgen's errors; "
+         "antenna = nets OpenROAD's antenna check flags after repair. docs/flow.md, \"Layout\", says what each "
+         "check covers.", ""]
+    L += md_head("design", "status", "cells (synth)", "die um2", "util", "clock ns", "cp tt ns (synth)",
+                 "cp ss ns (synth)", "cp ff ns (synth)", "DRC", "LVS", "antenna", "runtime s", "peak GB")
+    for r in rows:
+        if "_m" not in r:
+            L.append(f"| {r['design']} | {r['status']} | {fmt(r['cells'])} | | | {fmt(r['clock_period_ns'])} | | | | | | | "
+                     f"{r['runtime_s']:.0f} | {fmt(r['peak_mem_gb'])} |")
+            continue
+        cps = " | ".join(f"{fmt(r[f'cp_{c}_ns'], '.3f')} ({fmt(r[f'synth_cp_{c}_ns'], '.3f')})" for c in ("tt", "ss", "ff"))
+        L.append(f"| {r['design']} | {r['status']}{' (macros as abstracts)' if r['macros_as_abstracts'] else ''} | "
+                 f"{r['cells']} ({r['synth_cells']}) | {r['die_area_um2']:.0f} | {fmt(r['utilization'], '.3f')} | "
+                 f"{r['clock_period_ns']} | {cps} | {fmt(r['drc_violations'])} | {fmt(r['lvs_errors'])} | "
+                 f"{fmt(r['antenna_violations'])} | {r['runtime_s']:.0f} | {r['peak_mem_gb']} |")
+    L += ["", "## Signoff checks, one by one", ""]
+    keys = ["route__drc_errors", "magic__drc_error__count", "klayout__drc_error__count", "design__lvs_error__count",
+            "antenna__violating__nets"]
+    L += md_head("design", *keys)
+    for r in rows:
+        if "_m" in r:
+            L.append(f"| {r['design']} | " + " | ".join(fmt(r["_m"]["signoff"].get(k), ".0f") for k in keys) + " |")
+    L += ["", "## Where the time goes", ""]
+    steps = {}
+    for r in rows:
+        if "_m" in r:
+            for s, v in r["_m"]["steps"].items():
+                steps.setdefault(s.split("-")[0] if False else s, {})[r["design"]] = v
+    done = [r for r in rows if "_m" in r]
+    if done:
+        top = sorted({s for r in done for s in r["_m"]["steps"]},
+                     key=lambda s: -max((r["_m"]["steps"].get(s, {}).get("wall_s") or 0) for r in done))[:8]
+        L += md_head("step", *(r["design"] for r in done))
+        for s in top:
+            L.append(f"| {s} | " + " | ".join(
+                f"{fmt(r['_m']['steps'].get(s, {}).get('wall_s'))} s, {fmt(r['_m']['steps'].get(s, {}).get('peak_mb'))} MB"
+                for r in done) + " |")
+    L += ["", "## Runtime model", ""]
+    if model:
+        L += [f"Fitted to the {len(model['points'])} finished runs (post-synthesis cells, whole-flow seconds): "
+              f"runtime ≈ {model['a']:.3g} · cells^{model['b']:.2f} s. At that rate a flow of {BUDGET_H} h fits about "
+              f"{model['budget_cells']:,.0f} cells on this 2-core machine.", ""]
+    else:
+        L += ["Fewer than two finished runs of different size: no fit yet.", ""]
+    pics = [r for r in rows if "_m" in r and r["_m"].get("picture")]
+    if pics:
+        L += ["## Layouts", ""] + [f"![{r['design']}](pnr/{r['design']}.png)" for r in pics] + [""]
+    L += [stamp()]
+    return L
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("designs", nargs="*")
+    ap.add_argument("--partial", action="store_true")
+    a = ap.parse_args()
+    designs = a.designs or designs_with_results()
+    if not designs:
+        sys.exit("pnr_table: error: no layout results in build/. Fix: make harden DESIGN=<d> where OpenROAD is "
+                 "installed (docs/flow.md, \"Layout\")")
+    missing = [d for d in designs if result(d) is None and last_attempt(d) is None]
+    if missing:
+        sys.exit(f"pnr_table: error: no layout result or attempt for {', '.join(missing)}. Fix: make harden DESIGN=<d>")
+    rows = [row(d) for d in designs]
+    model = fit_runtime(rows)
+    write_csv("pnr.csv", [{k: r.get(k) for k in PNR_COLUMNS} for r in rows], fieldnames=PNR_COLUMNS)
+    (REPORTS / "pnr").mkdir(parents=True, exist_ok=True)
+    for r in rows:
+        if "_m" in r and r["_m"].get("picture"):
+            shutil.copy(layout.design_dir(r["design"]) / "pnr" / r["_m"]["picture"], REPORTS / "pnr" / f"{r['design']}.png")
+    write_md("pnr.md", markdown(rows, model))
+    print(f"pnr_table: wrote reports/pnr.csv, reports/pnr.md ({len(rows)} designs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""The layout stage (flow/pnr.py, flow/eda.py, flow/gds_fix.py, flow/reports/pnr_table.py).
+
+Unit checks always run: the tool lookup's order and refusals, the GDS boundary fix, the target
+clock, the post-route critical path per corner, the report's signoff columns. One real layout runs
+where OpenROAD, Magic, Netgen and KLayout are found: `mul_16` (about 1,250 cells) from RTL through
+synthesis and the Classic flow to a GDS, which must be DRC-, LVS- and antenna-clean. Without the
+tools that test is skipped, saying which are missing and how to get them.
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import eda
+import gds_fix
+import pnr
+from pdk import CORNERS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LAYOUT_DESIGN = "mul_16"
+LAYOUT_LIMIT_S = 300  # the issue's bound for the make test layout
+
+
+# ---- the tool lookup ----
+
+def _exe(path: Path, text: str) -> Path:
+    path.write_text("#!/bin/sh\n" + text)
+    path.chmod(0o755)
+    return path
+
+
+def test_lookup_env_first_then_path_then_default(tmp_path, monkeypatch):
+    named = _exe(tmp_path / "my-openroad", "echo named\n")
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    _exe(on_path / "openroad", "echo path\n")
+    monkeypatch.setenv("PATH", f"{on_path}:/usr/bin:/bin")
+    monkeypatch.setenv("OPENROAD_EXE", str(named))
+    assert eda.find_layout_tools().found["openroad"] == named
+    monkeypatch.delenv("OPENROAD_EXE")
+    assert eda.find_layout_tools().found["openroad"] == on_path / "openroad"
+
+
+def test_lookup_named_but_absent_is_missing_with_a_fix(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENROAD_EXE", str(tmp_path / "nothing"))
+    t = eda.find_layout_tools()
+    assert not t.complete and "openroad" in t.missing and "$OPENROAD_EXE" in t.missing["openroad"]
+    assert "OpenROAD" in t.how_to_get()
+
+
+def test_lookup_passes_over_an_old_magic(tmp_path, monkeypatch):
+    old = _exe(tmp_path / "magic", "echo 8.3.105\n")
+    monkeypatch.setenv("MAGIC_EXE", str(old))
+    t = eda.find_layout_tools()
+    assert "magic" not in t.found and "too old" in t.missing["magic"]
+    new = _exe(tmp_path / "magic2", "echo 8.3.623\n")
+    monkeypatch.setenv("MAGIC_EXE", str(new))
+    assert eda.find_layout_tools().found["magic"] == new
+
+
+def test_layout_env_links_tools_and_openroads_sta(tmp_path):
+    ordir = tmp_path / "or"
+    ordir.mkdir()
+    openroad = _exe(ordir / "openroad-x", "true\n")
+    _exe(ordir / "sta", "true\n")
+    t = eda.LayoutTools(found={"openroad": openroad})
+    env = eda.layout_env(t, sys.executable, tmp_path / "shim")
+    first = env["PATH"].split(os.pathsep)[0]
+    assert first == str(tmp_path / "shim")
+    assert (tmp_path / "shim" / "openroad").resolve() == openroad.resolve()
+    assert (tmp_path / "shim" / "sta").resolve() == (ordir / "sta").resolve()  # not Debian's 2019 sta
+    assert str(eda.YOSYS_LAUNCHER_DIR) in env["PATH"].split(os.pathsep)
+
+
+def test_yosys_launcher_runs_commands_and_refuses_tcl(tmp_path):
+    launcher = ROOT / "flow" / "bin" / "yosys"
+    env = {**os.environ, "MODFORGE_PYTHON": sys.executable}
+    v = tmp_path / "m.v"
+    v.write_text("module m(input a, output y); assign y = ~a; endmodule\n")
+    out = tmp_path / "bb.v"
+    p = subprocess.run([str(launcher), "-p", f"read_verilog {v}; blackbox; write_verilog -blackboxes {out}"],
+                       env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "module m" in out.read_text() and "assign" not in out.read_text()
+    script = tmp_path / "s.py"
+    script.write_text("import sys\nprint('args', sys.argv[1:])\n")
+    p = subprocess.run([str(launcher), "-y", str(script), "-Q", "--", "--x", "1"], env=env, capture_output=True, text=True)
+    assert p.returncode == 0 and "args ['--x', '1']" in p.stdout
+    p = subprocess.run([str(launcher), "-c", "x.tcl"], env=env, capture_output=True, text=True)
+    assert p.returncode == 2 and "unsupported" in p.stderr
+
+
+# ---- the GDS boundary fix ----
+
+def _rec(rtype, dtype, body=b""):
+    return struct.pack(">HBB", len(body) + 4, rtype, dtype) + body
+
+
+def _gds(points):
+    xy = struct.pack(f">{len(points)}i", *points)
+    return (_rec(0x06, 0x06, b"cell") + _rec(0x08, 0x00) + _rec(0x0D, 0x02, b"\0\x01") + _rec(0x10, 0x03, xy)
+            + _rec(0x11, 0x00) + _rec(0x04, 0x00))
+
+
+def test_gds_fix_closes_an_open_boundary_only():
+    open_box = _gds([0, -85, 5520, -85, 5520, 85, 0, 85, 0, 0])  # the PDK subset's decap_12 boundary
+    fixed, fixes = gds_fix.close_boundaries(open_box)
+    assert fixes == [{"cell": "cell", "offset": len(_rec(0x06, 0x06, b"cell")) + 4 + 6, "points": 5}]
+    xy = fixed[fixed.index(struct.pack(">BB", 0x10, 0x03)) + 2:]
+    pts = struct.unpack(">12i", xy[:48])
+    assert pts[:2] == pts[-2:] == (0, -85)
+    closed = _gds([0, 0, 10, 0, 10, 10, 0, 0])
+    assert gds_fix.close_boundaries(closed) == (closed, [])
+
+
+# ---- the figures ----
+
+def test_target_clock_is_the_slow_corner_rounded_up():
+    m = {"critical_path_ns__corner": {CORNERS[0]: 6.52, pnr.LAYOUT["clock"]["corner"]: 13.2001}}
+    assert pnr.target_period_ns(m) == 13.3
+    m["critical_path_ns__corner"][pnr.LAYOUT["clock"]["corner"]] = 13.2
+    assert pnr.target_period_ns(m) == 13.2
+
+
+def test_corner_figures_take_the_worst_rc_corner():
+    final = {f"timing__setup__ws__corner:{rc}_{CORNERS[0]}": ws for rc, ws in (("nom", 6.0), ("max", 5.5), ("min", 6.2))}
+    final.update({f"timing__hold__ws__corner:nom_{CORNERS[0]}": 0.3})
+    c = pnr.corner_figures(final, 13.3)
+    assert c[CORNERS[0]] == {"setup_ws_ns": 5.5, "hold_ws_ns": 0.3, "critical_path_ns": 7.8}
+    assert CORNERS[1] not in c  # absent, not invented
+
+
+def test_report_sums_drc_and_absent_stays_absent():
+    from reports import pnr_table
+    assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": 2, "klayout__drc_error__count": 1}) == 3
+    assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": None,
+                                "klayout__drc_error__count": 0}) is None
+    model = pnr_table.fit_runtime([{"_m": 1, "synth_cells": 1000, "runtime_s": 100},
+                                   {"_m": 1, "synth_cells": 4000, "runtime_s": 800}])
+    assert abs(model["b"] - 1.5) < 1e-9 and abs(model["a"] * 1000 ** 1.5 - 100) < 1e-6
+
+
+# ---- one real layout ----
+
+def _tools_or_skip():
+    t = eda.find_layout_tools()
+    if not t.complete:
+        pytest.skip("layout tools missing, so no place and route here: " + t.how_to_get().replace("\n", " "))
+    return t
+
+
+def test_layout_of_a_small_design_is_clean():
+    """mul_16 from its RTL (make test generates it) through synthesis and the Classic flow to a GDS."""
+    _tools_or_skip()
+    import layout
+    if not layout.manifest(LAYOUT_DESIGN).exists():
+        pytest.skip(f"{LAYOUT_DESIGN}'s RTL is not generated (make test generates it)")
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, str(ROOT / "flow" / "harden.py"), LAYOUT_DESIGN], check=True)
+    subprocess.run([sys.executable, str(ROOT / "flow" / "pnr.py"), LAYOUT_DESIGN, "--tools", "on"], check=True)
+    wall = time.monotonic() - t0
+    m = json.loads((layout.design_dir(LAYOUT_DESIGN) / "pnr" / "metrics.json").read_text())
+    assert m["signoff"] == {k: 0 for k in pnr.LAYOUT["signoff"]}, m["signoff"]
+    assert m["signoff_clean"]
+    gds = layout.design_dir(LAYOUT_DESIGN) / "pnr" / m["views"]["gds"]
+    assert gds.stat().st_size > 100_000
+    for corner in CORNERS:
+        cp = m["corners"][corner]["critical_path_ns"]
+        assert 0 < cp < 3 * m["post_synthesis"]["critical_path_ns__corner"][corner]
+        assert m["corners"][corner]["hold_ws_ns"] >= 0
+    assert m["cells"] >= m["post_synthesis"]["cells"]  # buffers, taps and the clock tree come on top
+    assert wall < LAYOUT_LIMIT_S * 1.5, f"layout took {wall:.0f} s"
