@@ -1,7 +1,7 @@
 # modforge: `make help` lists the targets.
 SHELL      := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
-DESIGN     ?= gshoup_128
+DESIGN     ?= gshoup_32
 BUILD      := $(CURDIR)/build
 MILL       := ./mill -i
 PYTEST     := .venv/bin/python -m pytest
@@ -101,6 +101,10 @@ test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
+# The routed netlists test-long simulates (their layout, 30-40 min each, runs first where OpenROAD is found).
+GLS_ROUTED := gshoup_32
+# The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): about 1,250 cells, 4-5 min.
+PNR_TEST := mul_16
 GLS_RED  := k2reds_32_h15_3l_rb
 GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
 GLS_BEST := shoup_32_fast
@@ -123,7 +127,7 @@ SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT) polymul_1024_19
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT) polymul_1024_19 $(PNR_TEST)
 	.venv/bin/python verif/registry.py --prefetch
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
@@ -140,7 +144,8 @@ test-long: setup
 	.venv/bin/python verif/registry.py --prefetch
 	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
-	MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_POLYMUL_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
+	for d in $(GLS_ROUTED); do .venv/bin/python flow/pnr.py $$d --tools auto --if-stale | tail -n 3; done
+	MODFORGE_GLS_ROUTED="$(GLS_ROUTED)" MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_POLYMUL_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
 	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST) $(GLS_LONG)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 

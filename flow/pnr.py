@@ -87,6 +87,17 @@ def current_synthesis(design: str) -> dict:
     return m
 
 
+def current_layout(design: str):
+    """build/<d>/pnr/metrics.json if it was made from the design's current RTL, else None."""
+    from harden import rtl_sha256
+    f = layout.design_dir(design) / "pnr" / "metrics.json"
+    try:
+        m = json.loads(f.read_text())
+    except (OSError, ValueError):
+        return None
+    return m if layout.rtl(design).exists() and m.get("rtl_sha256") == rtl_sha256(design) else None
+
+
 def _float(v):
     return None if v is None else float(v)
 
@@ -313,6 +324,8 @@ def main():
                          "corner, ss, rounded up)")
     ap.add_argument("--time-limit-min", type=float, default=None,
                     help="stop the flow after this many minutes and record the step it was in (build/<d>/pnr_attempts/)")
+    ap.add_argument("--if-stale", action="store_true",
+                    help="only if build/<d>/pnr/ is missing or was made from other RTL (make test-long)")
     ap.add_argument("--set", action="append", default=[], metavar="VAR=JSON",
                     help="a LibreLane variable for this run, e.g. --set FP_CORE_UTIL=35 (recorded in metrics.json)")
     a = ap.parse_args()
@@ -329,6 +342,9 @@ def main():
     if not tools.complete and a.tools == "auto":
         print(f"[pnr {a.design}] layout skipped (floorplan, placement, CTS, routing, RC extraction, post-route STA, "
               f"GDS, DRC, LVS, antenna): {layout_skip_reason(tools)}\n" + tools.how_to_get())
+        return
+    if a.if_stale and (old := current_layout(a.design)):
+        print(f"[pnr {a.design}] the layout is up to date with the RTL ({old['date']}): build/{a.design}/pnr/")
         return
     stop_on_signals()
     try:

@@ -96,15 +96,29 @@ def gls_manifest(design: str) -> dict:
     return manifest
 
 
-def run_gls(design: str, ops: int):
-    """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models)."""
+def routed_netlist_path(design: str) -> Path:
+    """build/<d>/pnr/<d>.routed.nl.v: the netlist as placed and routed (flow/pnr.py), with the
+    resizer's buffers and resized cells, the clock tree, hold buffers and antenna diodes."""
+    p = layout.design_dir(design) / "pnr" / f"{design}.routed.nl.v"
+    if not p.exists():
+        raise FileNotFoundError(f"{p} is missing: run `make harden DESIGN={design}` where OpenROAD is found first")
+    return p
+
+
+def run_gls(design: str, ops: int, routed: bool = False):
+    """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models);
+    routed: on the netlist after layout (build/<d>/pnr/). The functional models have no timing, so
+    the routed run checks what layout changed in the logic (buffers, resizing, clock tree, hold
+    buffers, diodes), at unit delay; the SDF beside it (build/<d>/pnr/sdf/) has no specify paths
+    to annotate in them (docs/testing.md, "Gate level after layout")."""
     from pdk import find_pdk, sram_views
     pdk = find_pdk()
     primitives, cells = pdk.sim_cell_models(BUILD / "pdk_sim")
     manifest = gls_manifest(design)
     sram = manifest.get("sram") or {}
     macros = [quiet_macro_model(sram_views(pdk, m).verilog) for m in sram.get("macro_models", [])]
-    run_bench(design, [primitives, cells, *macros, netlist_path(design)], kind="gls",
+    netlist = routed_netlist_path(design) if routed else netlist_path(design)
+    run_bench(design, [primitives, cells, *macros, netlist], kind="gls_routed" if routed else "gls",
               defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
               extra_env={"MODFORGE_CLK_NS": GLS_CLK_NS, "MODFORGE_OPS": str(ops)},
               test_module=manifest["registry"]["bench"])

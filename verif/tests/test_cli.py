@@ -88,7 +88,7 @@ def test_make_check_classic_with_design_checks_it_alone():
 
 @pytest.mark.parametrize("target", ["rtl", "harden", "gls"])
 def test_make_says_which_design_it_uses(target):
-    assert "DESIGN not given: using gshoup_128" in dry(target)
+    assert "DESIGN not given: using gshoup_32" in dry(target)
     assert "DESIGN not given" not in dry(target, "DESIGN=gshoup_32")
 
 

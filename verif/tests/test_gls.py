@@ -7,6 +7,8 @@ MODFORGE_GLS_OPS sets the random-stream length. MODFORGE_GLS_NTT names NTT tiles
 right values, not as X); they run the NTT bench.
 MODFORGE_GLS_EXTRA names further designs (`make test`: two reduction-family designs at 32 bits).
 The netlists come from `make harden DESIGN=<d>`.
+MODFORGE_GLS_ROUTED names designs whose routed netlist (build/<d>/pnr/, the layout of `make harden`
+where OpenROAD is found) runs the same bench (`make test-long`: gshoup_32).
 """
 import os
 
@@ -21,3 +23,15 @@ DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
 @pytest.mark.parametrize("design", DESIGNS)
 def test_gls(design):
     run_gls(design, ops=int(os.environ.get("MODFORGE_GLS_OPS", "300")))
+
+
+ROUTED = os.environ.get("MODFORGE_GLS_ROUTED", "").split()
+
+
+@pytest.mark.parametrize("design", ROUTED)
+def test_gls_routed(design):
+    import eda
+    tools = eda.find_layout_tools()
+    if not tools.complete:
+        pytest.skip("no layout here, so no routed netlist: " + tools.how_to_get().replace("\n", " "))
+    run_gls(design, ops=int(os.environ.get("MODFORGE_GLS_OPS", "300")), routed=True)
