@@ -219,9 +219,62 @@ period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup
 `ntt_table.md` measures the same comparison in hardware, on NTT tiles with each arrangement.
 """
     text += best_section(ours)
+    text += post_route_section(rows)
     if failures:
         text += "\n## Failed runs\n\n" + "\n".join(f"- {d}: {why}" for d, why in failures.items()) + "\n"
     write_text("asic_table.md", text)
+
+
+def post_route_section(rows) -> str:
+    """Table 1's designs and the `_fast` winners after layout (flow/pnr.py, `make harden` where
+    OpenROAD is found): post-route critical path and area beside the post-synthesis ones, and the
+    efficiency loss from 32 bits to each wider k, post-synthesis and post-route (the goal: at most 1.5x
+    from 32 to 256 bits)."""
+    from reports.pnr_table import layout_status, post_route
+    designs = [r["design"] for r in rows if r["critical_path_ns"] is not None]
+    designs += [d for d in sorted(best_designs().values(), key=lambda d: (len(d), d))]
+    table = md_head("design", "k", "critical path tt, ns: synthesis -> route", "area um2: synthesis -> route",
+                    "S^2/(P*A): synthesis -> route", "layout")
+    eff = {}
+    for d in designs:
+        m = best_result(d) if d.endswith("_fast") else harden_result(d)
+        if not m:
+            continue
+        k = m["k"]
+        pr = post_route(d)
+        e_syn = efficiency(k, m["critical_path_ns"], m["design__instance__area"])
+        e_pr = efficiency(k, *pr) if pr else None
+        eff[d] = (k, e_syn, e_pr)
+        table.append(f"| `{d}` | {k} | {m['critical_path_ns']:.3f} -> {fmt(pr and pr[0], '.3f')} | "
+                     f"{m['design__instance__area']:,.0f} -> {fmt(pr and pr[1], ',.0f')} | {e_syn:.4f} -> {fmt(e_pr, '.4f')} | "
+                     f"{layout_status(d)} |")
+    loss = md_head("designs", "k", "loss vs 32 bits, post-synthesis", "loss vs 32 bits, post-route")
+    groups = {}
+    for d, (k, es, ep) in eff.items():
+        fam = d.split("_")[0]
+        groups.setdefault(f"{fam}_<k>" + ("_fast" if d.endswith("_fast") else ""), {})[k] = (es, ep)
+    for name, group in sorted(groups.items()):
+        if 32 not in group:
+            continue
+        s32, p32 = group[32]
+        for k in sorted(group):
+            if k != 32:
+                es, ep = group[k]
+                loss.append(f"| `{name}` | {k} | {s32 / es:.2f}x | {fmt(p32 / ep if ep and p32 else None, '.2f', 'x')} |")
+    return f"""
+## After layout (LibreLane's Classic flow, reports/pnr.md)
+
+Post-route figures where `make harden` ran the layout (OpenROAD found): the critical path at tt is the
+target clock minus the worst tt setup slack with extracted parasitics and the clock tree; the area is
+the standard cells as routed (the resizer's buffers and resizing, the clock tree, taps and diodes
+included). "absent" (n/a) where no layout finished; the last column says why.
+
+{chr(10).join(table)}
+
+Efficiency loss from 32 bits, S^2/(P*A) at 32 bits over S^2/(P*A) at k (the goal: at most 1.5x at 256):
+
+{chr(10).join(loss)}
+"""
 
 
 def best_designs():

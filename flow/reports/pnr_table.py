@@ -41,6 +41,24 @@ def last_attempt(d: str):
     return json.loads(files[-1].read_text()) if files else None
 
 
+def layout_status(d: str) -> str:
+    """How a design stands in layout, for the tables that set post-route beside post-synthesis:
+    'signoff clean', 'NOT clean', 'stopped in <step> after <s> s', or 'no layout run'."""
+    m = result(d)
+    if m:
+        return "signoff clean" if m["signoff_clean"] else "NOT clean"
+    a = last_attempt(d)
+    return f"stopped in {a['step']} after {a['runtime_s']:.0f} s" if a else "no layout run"
+
+
+def post_route(d: str):
+    """(critical path at tt post-route, standard-cell area as routed) of a finished layout, or None."""
+    m = result(d)
+    if not m or CORNERS[0] not in m["corners"]:
+        return None
+    return m["corners"][CORNERS[0]]["critical_path_ns"], m["stdcell_area_um2"]
+
+
 def designs_with_results() -> list:
     if not layout.BUILD.exists():
         return []

@@ -176,3 +176,36 @@ def test_layout_of_a_small_design_is_clean():
         assert m["corners"][corner]["hold_ws_ns"] >= 0
     assert m["cells"] >= m["post_synthesis"]["cells"]  # buffers, taps and the clock tree come on top
     assert wall < LAYOUT_LIMIT_S * 1.5, f"layout took {wall:.0f} s"
+
+
+def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
+    import layout
+    from reports import pnr_table
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    done = tmp_path / "a_32" / "pnr"
+    done.mkdir(parents=True)
+    signoff = {k: 0 for k in pnr.LAYOUT["signoff"]}
+    m = {"signoff": signoff, "signoff_clean": True, "cells": 100, "stdcell_area_um2": 900.0, "die_area_um2": 3000.0,
+         "core_area_um2": 2500.0, "utilization": 0.36, "clock_period_ns": 13.3, "wns_ns": -0.4,
+         "corners": {c: {"critical_path_ns": 5.0 + i, "setup_ws_ns": 1.0, "hold_ws_ns": 0.2} for i, c in enumerate(CORNERS)},
+         "macros_as_abstracts": False, "runtime_s": 250.0, "peak_mem_gb": 0.6, "tools": {"OpenROAD": "dcf36133a369"},
+         "post_synthesis": {"cells": 90, "area_um2": 800.0, "critical_path_ns__corner": {c: 4.0 for c in CORNERS}},
+         "steps": {}}
+    (done / "metrics.json").write_text(json.dumps(m))
+    stopped = tmp_path / "b_256" / "pnr_attempts"
+    stopped.mkdir(parents=True)
+    (stopped / "20261128T100000.json").write_text(json.dumps(
+        {"step": "OpenROAD.DetailedRouting", "runtime_s": 9000.0, "limit_s": 9000.0, "synth_cells": 500000,
+         "peak_mem_gb": 7.5, "openroad_commit": "dcf36133", "clock_period_ns": 80.0}))
+    assert pnr_table.designs_with_results() == ["a_32", "b_256"]
+    assert pnr_table.layout_status("a_32") == "signoff clean"
+    assert pnr_table.layout_status("b_256") == "stopped in OpenROAD.DetailedRouting after 9000 s"
+    assert pnr_table.layout_status("c_64") == "no layout run"
+    assert pnr_table.post_route("a_32") == (5.0, 900.0) and pnr_table.post_route("b_256") is None
+    r = pnr_table.row("a_32")
+    assert (r["drc_violations"], r["lvs_errors"], r["antenna_violations"], r["cp_ss_ns"]) == (0, 0, 0, 6.0)
+    m["signoff"]["magic__drc_error__count"], m["signoff_clean"] = 3, False
+    (done / "metrics.json").write_text(json.dumps(m))
+    r = pnr_table.row("a_32")
+    assert r["status"] == "NOT clean" and r["drc_violations"] == 3
+    assert pnr_table.row("b_256")["status"].startswith("stopped in OpenROAD.DetailedRouting")
