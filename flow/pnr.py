@@ -49,7 +49,7 @@ def target_period_ns(synth_metrics: dict) -> float:
     return round(math.ceil(cp / step - 1e-9) * step, 4)
 
 
-def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict = None) -> dict:
+def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict = None, tools=None) -> dict:
     """The Classic configuration of one design (written to build/<d>/librelane/config.pnr.json)."""
     from configs import macros_config
     sram = manifest.get("sram") or {}
@@ -68,7 +68,13 @@ def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict =
     if fixes:  # a copy with its open boundaries closed (flow/pdk.py layout_cell_gds)
         c["CELL_GDS"] = [str(gds)]
     if sram.get("macro_models"):
+        from macro_abstract import abstract_gds
+        from pdk import sram_views
         m = macros_config(pdk, sram["macro_models"], with_macros=True)
+        for name, macro in m["MACROS"].items():
+            v = sram_views(pdk, name)
+            if not v.gds:  # the PDK subset: place from the LEF, stream out its abstract (flow/macro_abstract.py)
+                macro["gds"] = [str(abstract_gds(pdk, name, v.lef, layout.BUILD / "pdk_layout", tools.found["magic"]))]
         c["MACROS"] = m["MACROS"]
     return c
 
@@ -168,7 +174,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     period = period_ns or target_period_ns(synth)
     ll = layout.librelane_dir(design)
     cfg = ll / "config.pnr.json"
-    cfg.write_text(json.dumps(pnr_config(design, manifest, pdk, period, extra), indent=2) + "\n")
+    cfg.write_text(json.dumps(pnr_config(design, manifest, pdk, period, extra, tools), indent=2) + "\n")
     env = layout_env(tools, sys.executable, layout.BUILD / "eda_bin")
     t0 = time.monotonic()
     print(f"[pnr {design}   0.0 s] LibreLane Classic (Modforge.Netlist for Yosys.Synthesis) on {shown(cfg)}, "

@@ -23,7 +23,7 @@ from pathlib import Path
 import layout
 import papers  # verif/papers: the papers' figures, data/papers/
 from pdk import CORNERS
-from reports.common import (entries, INDEX, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,
+from reports.common import (entries, entry, INDEX, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,
                             pyplot, ratio, read_json, run_designs, save_figure, tools_text, write_csv, write_json,
                             write_md, write_text)
 
@@ -232,15 +232,16 @@ def post_route_section(rows) -> str:
     from 32 to 256 bits)."""
     from reports.pnr_table import layout_status, post_route
     designs = [r["design"] for r in rows if r["critical_path_ns"] is not None]
-    designs += [d for d in sorted(best_designs().values(), key=lambda d: (len(d), d))]
+    best = set(best_designs().values())
+    designs += sorted(best, key=lambda d: (entry(d)["params"]["k"], d))
     table = md_head("design", "k", "critical path tt, ns: synthesis -> route", "area um2: synthesis -> route",
                     "S^2/(P*A): synthesis -> route", "layout")
     eff = {}
     for d in designs:
-        m = best_result(d) if d.endswith("_fast") else harden_result(d)
+        m = best_result(d) if d in best else harden_result(d)
         if not m:
             continue
-        k = m["k"]
+        k = entry(d)["params"]["k"]
         pr = post_route(d)
         e_syn = efficiency(k, m["critical_path_ns"], m["design__instance__area"])
         e_pr = efficiency(k, *pr) if pr else None
@@ -251,8 +252,7 @@ def post_route_section(rows) -> str:
     loss = md_head("designs", "k", "loss vs 32 bits, post-synthesis", "loss vs 32 bits, post-route")
     groups = {}
     for d, (k, es, ep) in eff.items():
-        fam = d.split("_")[0]
-        groups.setdefault(f"{fam}_<k>" + ("_fast" if d.endswith("_fast") else ""), {})[k] = (es, ep)
+        groups.setdefault(f"{entry(d)['family']}_<k>" + ("_fast" if d in best else ""), {})[k] = (es, ep)
     for name, group in sorted(groups.items()):
         if 32 not in group:
             continue
