@@ -103,8 +103,11 @@ test-rtl: rtl-all
 GLS_FAST := barrett_32 shoup_32 gshoup_32
 # The routed netlists test-long simulates (their layout, 30-40 min each, runs first where OpenROAD is found).
 GLS_ROUTED := gshoup_32
-# The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): about 1,250 cells, 4-5 min.
+# The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): about 1,250 cells, 4-5 min
+# alone. It runs as a third chain beside sim and flow: its steps are mostly single-threaded and fill the
+# time the two chains leave a core idle (Mill, JVM start-up, the chains' unequal ends).
 PNR_TEST := mul_16
+PNR_TEST_ID := verif/tests/test_pnr.py::test_layout_of_a_small_design_is_clean
 GLS_RED  := k2reds_32_h15_3l_rb
 GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
 GLS_BEST := shoup_32_fast
@@ -136,7 +139,8 @@ test: setup
 	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
 	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
 	     .venv/bin/python scripts/scala_tests.py run --shard b --classpath $(BUILD)/scala_tests.cp --build $(BUILD)/scala_shard_b && \
-	     $(TEST_ENV) $(PYTEST) -q verif/tests $(addprefix --ignore=,$(SIM_TESTS))'
+	     $(TEST_ENV) $(PYTEST) -q verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)' \
+	  'pnr: $(PYTEST) -q $(PNR_TEST_ID)'
 
 test-long: setup
 	MODFORGE_SIM_OPS=10000 MODFORGE_SIM_WIDTHS=32,256 MODFORGE_POLYMUL_LONG=1 $(MILL) hw.test
