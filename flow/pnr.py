@@ -165,6 +165,9 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
 
 def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: float = None) -> dict:
     from harden import TimeLimit, replace_dir, run_librelane, step_stats
+    if not layout.manifest(design).exists():
+        raise FlowError(f"{shown(layout.manifest(design))} is missing.\nFix: make harden DESIGN={design} "
+                        "(it generates the RTL, synthesizes it, then lays it out)")
     manifest = json.loads(layout.manifest(design).read_text())
     synth = current_synthesis(design)
     tools = find_layout_tools()

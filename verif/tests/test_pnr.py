@@ -209,3 +209,20 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     r = pnr_table.row("a_32")
     assert r["status"] == "NOT clean" and r["drc_violations"] == 3
     assert pnr_table.row("b_256")["status"].startswith("stopped in OpenROAD.DetailedRouting")
+
+
+def test_cli_refuses_a_design_without_rtl_naming_the_fix():
+    p = subprocess.run([sys.executable, str(ROOT / "flow" / "pnr.py"), "no_such_design"], capture_output=True, text=True)
+    if not eda.find_layout_tools().complete:
+        assert p.returncode == 1 and "Layout tools missing" in p.stderr
+        return
+    assert p.returncode == 1 and "Fix: make harden DESIGN=no_such_design" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cli_auto_without_tools_says_what_it_skipped(monkeypatch, tmp_path):
+    env = {**os.environ, "OPENROAD_EXE": str(tmp_path / "absent")}
+    p = subprocess.run([sys.executable, str(ROOT / "flow" / "pnr.py"), "mul_16", "--tools", "auto"], capture_output=True,
+                       text=True, env=env)
+    assert p.returncode == 0 and "layout skipped" in p.stdout and "OPENROAD_EXE" in p.stdout
+    p = subprocess.run([sys.executable, str(ROOT / "flow" / "pnr.py"), "mul_16"], capture_output=True, text=True, env=env)
+    assert p.returncode == 1 and "Layout tools missing" in p.stderr
