@@ -24,7 +24,7 @@ from pdk import CORNERS
 from reports.common import REPORTS, fmt, generated_by, md_head, stamp, write_csv, write_md
 
 PNR_COLUMNS = ["design", "status", "cells", "die_area_um2", "core_area_um2", "utilization", "clock_period_ns",
-               "cp_tt_ns", "cp_ss_ns", "cp_ff_ns", "wns_ns", "drc_violations", "lvs_errors", "antenna_violations",
+               "cp_tt_ns", "cp_ss_ns", "cp_ff_ns", "cp_r2r_tt_ns", "cp_r2r_ss_ns", "cp_r2r_ff_ns", "wns_ns", "drc_violations", "lvs_errors", "antenna_violations",
                "macros_as_abstracts", "runtime_s", "peak_mem_gb", "openroad_commit",
                "synth_cells", "synth_area_um2", "synth_cp_tt_ns", "synth_cp_ss_ns", "synth_cp_ff_ns"]
 CORNER_COLUMN = {CORNERS[0]: "tt", CORNERS[1]: "ss", CORNERS[2]: "ff"}
@@ -83,8 +83,11 @@ def row(d: str) -> dict:
     r = {"design": d, "status": "signoff clean" if m["signoff_clean"] else "NOT clean", "cells": m["cells"],
          "die_area_um2": m["die_area_um2"], "core_area_um2": m["core_area_um2"],
          "utilization": m["utilization"], "clock_period_ns": m["clock_period_ns"]}
+    from pnr import corner_figures
+    corners = corner_figures(m["librelane_metrics"], m["clock_period_ns"])  # as pnr.py computes them now
     for corner, col in CORNER_COLUMN.items():
-        r[f"cp_{col}_ns"] = (m["corners"].get(corner) or {}).get("critical_path_ns")
+        r[f"cp_{col}_ns"] = (corners.get(corner) or {}).get("critical_path_ns")
+        r[f"cp_r2r_{col}_ns"] = (corners.get(corner) or {}).get("critical_path_r2r_ns")
     r.update({"wns_ns": m["wns_ns"], "drc_violations": drc_total(s),
               "lvs_errors": None if s.get("design__lvs_error__count") is None else int(s["design__lvs_error__count"]),
               "antenna_violations": None if s.get("antenna__violating__nets") is None else int(s["antenna__violating__nets"]),
@@ -113,22 +116,24 @@ def markdown(rows, model) -> list:
     L = ["# Layout: LibreLane's Classic flow to GDS (SKY130, sky130_fd_sc_hd)", "",
          generated_by(__file__, "; each row from `make harden DESIGN=<d>`, flow/pnr.py") + ".", "",
          "Post-route critical path at each corner = the target clock minus that corner's worst setup slack "
-         "(RC extracted, clock tree propagated); the target clock is the post-synthesis critical path at ss, "
+         "(RC extracted, clock tree propagated), over all paths with LibreLane's SDC margins (20% of the period "
+         "at each port, 0.25 ns uncertainty, 5% derate), and over register-to-register paths (r2r); the target clock is the post-synthesis critical path at ss, "
          "rounded up to 0.1 ns (pdk_config/layout.json). Post-synthesis figures (flow/harden.py: ideal clock, no "
          "wires) beside them. DRC = the detailed router's + Magic's + KLayout's violations; LVS = Netgen's errors; "
          "antenna = nets OpenROAD's antenna check flags after repair. docs/flow.md, \"Layout\", says what each "
          "check covers.", ""]
     L += md_head("design", "status", "cells (synth)", "die um2", "util", "clock ns", "cp tt ns (synth)",
-                 "cp ss ns (synth)", "cp ff ns (synth)", "DRC", "LVS", "antenna", "runtime s", "peak GB")
+                 "cp ss ns (synth)", "cp ff ns (synth)", "r2r tt / ss / ff ns", "DRC", "LVS", "antenna", "runtime s", "peak GB")
     for r in rows:
         if "_m" not in r:
-            L.append(f"| {r['design']} | {r['status']} | {fmt(r['cells'])} | | | {fmt(r['clock_period_ns'])} | | | | | | | "
+            L.append(f"| {r['design']} | {r['status']} | {fmt(r['cells'])} | | | {fmt(r['clock_period_ns'])} | | | | | | | | "
                      f"{r['runtime_s']:.0f} | {fmt(r['peak_mem_gb'])} |")
             continue
         cps = " | ".join(f"{fmt(r[f'cp_{c}_ns'], '.3f')} ({fmt(r[f'synth_cp_{c}_ns'], '.3f')})" for c in ("tt", "ss", "ff"))
         L.append(f"| {r['design']} | {r['status']}{' (macros as abstracts)' if r['macros_as_abstracts'] else ''} | "
                  f"{r['cells']} ({r['synth_cells']}) | {r['die_area_um2']:.0f} | {fmt(r['utilization'], '.3f')} | "
-                 f"{r['clock_period_ns']} | {cps} | {fmt(r['drc_violations'])} | {fmt(r['lvs_errors'])} | "
+                 f"{r['clock_period_ns']} | {cps} | "
+                 f"{' / '.join(fmt(r[f'cp_r2r_{c}_ns'], '.3f') for c in ('tt', 'ss', 'ff'))} | {fmt(r['drc_violations'])} | {fmt(r['lvs_errors'])} | "
                  f"{fmt(r['antenna_violations'])} | {r['runtime_s']:.0f} | {r['peak_mem_gb']} |")
     L += ["", "## Signoff checks, one by one", ""]
     keys = ["route__drc_errors", "magic__drc_error__count", "klayout__drc_error__count", "design__lvs_error__count",

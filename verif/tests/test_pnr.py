@@ -131,7 +131,9 @@ def test_corner_figures_take_the_worst_rc_corner():
     final = {f"timing__setup__ws__corner:{rc}_{CORNERS[0]}": ws for rc, ws in (("nom", 6.0), ("max", 5.5), ("min", 6.2))}
     final.update({f"timing__hold__ws__corner:nom_{CORNERS[0]}": 0.3})
     c = pnr.corner_figures(final, 13.3)
-    assert c[CORNERS[0]] == {"setup_ws_ns": 5.5, "hold_ws_ns": 0.3, "critical_path_ns": 7.8}
+    final[f"timing__setup_r2r__ws__corner:max_{CORNERS[0]}"] = 6.5
+    c = pnr.corner_figures(final, 13.3)
+    assert c[CORNERS[0]] == {"setup_ws_ns": 5.5, "hold_ws_ns": 0.3, "critical_path_ns": 7.8, "critical_path_r2r_ns": 6.8}
     assert CORNERS[1] not in c  # absent, not invented
 
 
@@ -190,7 +192,9 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
          "corners": {c: {"critical_path_ns": 5.0 + i, "setup_ws_ns": 1.0, "hold_ws_ns": 0.2} for i, c in enumerate(CORNERS)},
          "macros_as_abstracts": False, "runtime_s": 250.0, "peak_mem_gb": 0.6, "tools": {"OpenROAD": "dcf36133a369"},
          "post_synthesis": {"cells": 90, "area_um2": 800.0, "critical_path_ns__corner": {c: 4.0 for c in CORNERS}},
-         "steps": {}}
+         "steps": {},
+         "librelane_metrics": {**{f"timing__setup__ws__corner:nom_{c}": 13.3 - (5.0 + i) for i, c in enumerate(CORNERS)},
+                               **{f"timing__setup_r2r__ws__corner:nom_{c}": 13.3 - (4.0 + i) for i, c in enumerate(CORNERS)}}}
     (done / "metrics.json").write_text(json.dumps(m))
     stopped = tmp_path / "b_256" / "pnr_attempts"
     stopped.mkdir(parents=True)
@@ -204,6 +208,7 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     assert pnr_table.post_route("a_32") == (5.0, 900.0) and pnr_table.post_route("b_256") is None
     r = pnr_table.row("a_32")
     assert (r["drc_violations"], r["lvs_errors"], r["antenna_violations"], r["cp_ss_ns"]) == (0, 0, 0, 6.0)
+    assert r["cp_r2r_ss_ns"] == 5.0
     m["signoff"]["magic__drc_error__count"], m["signoff_clean"] = 3, False
     (done / "metrics.json").write_text(json.dumps(m))
     r = pnr_table.row("a_32")
