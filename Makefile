@@ -101,10 +101,10 @@ test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
-# The routed netlists test-long simulates (their layout, 30-40 min each, runs first where OpenROAD is found).
+# The routed netlists test-long simulates (their layout, reports/pnr.md gives its time, runs first where OpenROAD is found).
 GLS_ROUTED := gshoup_32
-# The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): about 1,250 cells, 4-5 min
-# alone. It runs as a third chain beside sim and flow: its steps are mostly single-threaded and fill the
+# The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): the smallest registry design;
+# its time alone is in reports/pnr.md. It runs as a third chain beside sim and flow: its steps are mostly single-threaded and fill the
 # time the two chains leave a core idle (Mill, JVM start-up, the chains' unequal ends).
 PNR_TEST := mul_16
 PNR_TEST_ID := verif/tests/test_pnr.py::test_layout_of_a_small_design_is_clean

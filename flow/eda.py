@@ -118,20 +118,17 @@ def layout_env(tools: LayoutTools, python: str, shim_dir: Path) -> dict:
     venv's bin (LibreLane's KLayout steps run `python3` with the `klayout` module). MODFORGE_PYTHON
     tells the launcher which Python has pyosys. CAD_ROOT points Magic at its own lib/."""
     shim_dir.mkdir(parents=True, exist_ok=True)
-    for tool, path in tools.found.items():
-        link = shim_dir / TOOLS[tool][1]
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        link.symlink_to(path.resolve())
+    links = {TOOLS[tool][1]: path.resolve() for tool, path in tools.found.items()}
     # LibreLane's STA steps (OpenROAD.STAPostPNR among them) run `sta`: it must be the OpenSTA built
     # with OpenROAD (beside it), not Debian's 2019 one, which lacks the commands of their scripts.
     if "openroad" in tools.found:
-        sta = tools.found["openroad"].resolve().parent / "sta"
-        link = shim_dir / "sta"
+        links["sta"] = tools.found["openroad"].resolve().parent / "sta"
+    for name, target in links.items():
+        link = shim_dir / name
         if link.is_symlink() or link.exists():
             link.unlink()
-        if sta.exists():
-            link.symlink_to(sta)
+        if target.exists():
+            link.symlink_to(target)
     env = dict(os.environ)
     dirs = [str(shim_dir), str(YOSYS_LAUNCHER_DIR), str(Path(python).parent)]
     # Not the tools' own folders: /opt/modforge-eda/bin's `sta` (OpenROAD's OpenSTA) would shadow the

@@ -282,16 +282,16 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
     except (ValueError, TypeError) as e:
         raise FlowError(f"{design}: synthesis options {synth} of its manifest: {e}. Fix: make rtl DESIGN={design}")
     t0 = time.monotonic()
-    classic = False  # this stage is synthesis and STA; the layout (flow/pnr.py) starts from its netlist
     ll = layout.librelane_dir(design)
     cfg = ll / "config.json"
     sram = manifest.get("sram") or {}
-    # Classic needs LibreLane's MACROS (with a GDS view) to place the macros; our steps read
-    # MODFORGE_MACRO_LIBS only (flow/configs.py macros_config).
+    # Our steps read MODFORGE_MACRO_LIBS only (flow/configs.py macros_config); the layout's MACROS are
+    # flow/pnr.py's.
     c = config(design, f"dir::../rtl/{design}.v", synth=synth, macros=sram.get("macro_models", []), pdk=pdk,
-               with_macros=classic)
+               with_macros=False)
     write(cfg, c)
-    print(f"[harden {design}   0.0 s] LibreLane {'Classic flow' if classic else 'flow ' + ' -> '.join(c['meta']['flow'])}"
+    # this stage is synthesis and STA; the layout (flow/pnr.py) starts from its netlist
+    print(f"[harden {design}   0.0 s] LibreLane flow {' -> '.join(c['meta']['flow'])}"
           f" on {cfg} (log: {ll / 'librelane.log'}); PDK {pdk.root}", flush=True)
     run = run_librelane(design, cfg, pdk.root, ll / "librelane.log")
 
@@ -325,7 +325,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
             "flow_sha256": flow_sha256(),
             "k": manifest["k"],
             "latency": manifest["latency"],
-            "flow": "LibreLane Classic" if classic else "LibreLane " + " -> ".join(c["meta"]["flow"]),
+            "flow": "LibreLane " + " -> ".join(c["meta"]["flow"]),
             "design__instance__count": final["design__instance__count"],
             "design__instance__area": final["design__instance__area"],
             "critical_path_ns": tt,
@@ -341,7 +341,7 @@ def harden(design: str, booth: bool = None, target_ps: int = None) -> dict:
             "skipped": skipped,
             # where the layout of this netlist lands when it runs (make harden; flow/pnr.py)
             "layout": None if skipped else f"build/{design}/pnr/ (flow/pnr.py)",
-            "post_synthesis_without_parasitics": not classic,
+            "post_synthesis_without_parasitics": True,
             "librelane_metrics": final,
             "run_folder": str(run.relative_to(ROOT) if run.is_relative_to(ROOT) else run),
             "tools": tool_versions(),

@@ -12,10 +12,10 @@ one whose post-synthesis figures the reports give. Then floorplan (pdk_config/la
 grid, placement, the resizer (repair_design, repair_timing), CTS, global and detailed routing,
 antenna repair, RC extraction, STA at every corner of the PDK, GDS (Magic and KLayout), DRC (Magic
 and KLayout), LVS (Netgen), antenna check. The target clock is the post-synthesis critical path at
-tt, rounded up (pdk_config/layout.json `clock`), or --period-ns; the post-route critical path at
-each corner is the period minus that corner's worst setup slack. Setup slack is a measurement here,
-not a pass/fail (SETUP_VIOLATION_CORNERS empty: LibreLane still warns); hold, DRC, LVS and antenna
-stay errors, and `signoff_clean` says whether all of pdk_config/layout.json's `signoff` metrics are 0.
+ss, rounded up (pdk_config/layout.json `clock`), or --period-ns; the post-route critical path at
+each corner is the period minus that corner's worst setup slack, over all paths and over
+register-to-register ones. LibreLane's checkers stay as they are, and `signoff_clean` says whether
+all of pdk_config/layout.json's `signoff` metrics are 0.
 
 Results go to build/<d>/pnr/: metrics.json, summary.md, <d>.gds, <d>.png (a KLayout rendering),
 the routed netlist <d>.pnl.v with its SDF per corner and SPEF; replaced only when the run
@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import layout
@@ -110,8 +111,9 @@ def _float(v):
 
 def corner_figures(final: dict, period_ns: float) -> dict:
     """Per PDK corner (tt, ss, ff): worst setup and hold slack over the RC corners, and the critical
-    path, period - worst setup slack (every standard-cell path has the whole period: launch and
-    capture at the rising edge; a design with a falling-edge launch, the OpenRAM macros', is flagged)."""
+    path, period - worst setup slack. That gives every path the whole period, as standard-cell paths
+    (rising edge to rising edge) have; a path launched at the falling edge (an OpenRAM macro's read
+    data, flow/sta.py) has half of it, which this does not yet take into account."""
     out = {}
     for corner in CORNERS:
         setup = [float(v) for k, v in final.items() if k.startswith("timing__setup__ws__corner:") and k.endswith(corner)]
@@ -126,15 +128,15 @@ def corner_figures(final: dict, period_ns: float) -> dict:
     return out
 
 
-def peak_rss_gb(run: Path) -> float:
-    from harden import step_stats
-    return round(max((s["peak_mb"] for s in step_stats(run).values()), default=0) / 1024, 2)
+def peak_gb(steps: dict) -> float:
+    """The largest peak memory of the steps (harden.step_stats), GB."""
+    return round(max((s["peak_mb"] for s in steps.values()), default=0) / 1024, 2)
 
 
 PICTURE_PX = 480  # the rendered layout's longer side in the report: small enough to commit
 
 
-def picture(run: Path, design: str, out: Path) -> bool:
+def picture(run: Path, out: Path) -> bool:
     """KLayout.Render's picture of the final layout (headless, in the Classic flow), shrunk to
     PICTURE_PX; False where the step left none."""
     src = next(iter(sorted(run.glob("*-klayout-render/*.png"))), None)
@@ -157,7 +159,7 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
     rec = {"design": design, "step": e.step, "runtime_s": round(e.elapsed_s, 1), "limit_s": e.limit_s,
            "clock_period_ns": period, "synth_cells": synth["design__instance__count"],
            "settings": {**LAYOUT["librelane"], **(extra or {})},
-           "peak_mem_gb": round(max((v["peak_mb"] for v in steps.values()), default=0) / 1024, 2),
+           "peak_mem_gb": peak_gb(steps),
            "steps_finished": steps, "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
            "date": date.strftime("%Y-%m-%d %H:%M UTC")}
     out = layout.design_dir(design) / "pnr_attempts" / f"{date.strftime('%Y%m%dT%H%M%S')}.json"
@@ -216,7 +218,8 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
         for spef in (run / "final" / "spef").glob("*/*.spef"):
             (work / "spef").mkdir(exist_ok=True)
             shutil.copy(spef, work / "spef" / f"{spef.parent.name}.spef")
-        pic = f"{design}.png" if picture(run, design, work / f"{design}.png") else None
+        pic = f"{design}.png" if picture(run, work / f"{design}.png") else None
+        steps = step_stats(run)
         macros = (manifest.get("sram") or {}).get("macro_models", [])
         from pdk import sram_views
         abstracts = bool(macros) and not all(sram_views(pdk, m).gds for m in macros)
@@ -246,12 +249,12 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
                                "critical_path_ns__corner": synth["critical_path_ns__corner"]},
             "views": views,
             "picture": pic,
-            "steps": step_stats(run),
-            "peak_mem_gb": peak_rss_gb(run),
+            "steps": steps,
+            "peak_mem_gb": peak_gb(steps),
             "runtime_s": wall,
             "librelane_metrics": final,
             "run_folder": shown(run),
-            "tools": {"LibreLane": __import__("importlib.metadata").metadata.version("librelane"),
+            "tools": {"LibreLane": version("librelane"),
                       "OpenROAD": openroad_commit(tools.found["openroad"]),
                       "Magic": _version([str(tools.found["magic"]), "--version"]),
                       "Netgen": _netgen_version(tools.found["netgen"]),

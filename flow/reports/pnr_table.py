@@ -144,11 +144,6 @@ def markdown(rows, model) -> list:
         if "_m" in r:
             L.append(f"| {r['design']} | " + " | ".join(fmt(r["_m"]["signoff"].get(k), ".0f") for k in keys) + " |")
     L += ["", "## Where the time goes", ""]
-    steps = {}
-    for r in rows:
-        if "_m" in r:
-            for s, v in r["_m"]["steps"].items():
-                steps.setdefault(s.split("-")[0] if False else s, {})[r["design"]] = v
     done = [r for r in rows if "_m" in r]
     if done:
         top = sorted({s for r in done for s in r["_m"]["steps"]},

@@ -176,7 +176,7 @@ def test_layout_of_a_small_design_is_clean():
         assert 0 < cp < 3 * m["post_synthesis"]["critical_path_ns__corner"][corner]
         assert m["corners"][corner]["hold_ws_ns"] >= 0
     assert m["cells"] >= m["post_synthesis"]["cells"]  # buffers, taps and the clock tree come on top
-    # make test runs this beside two other chains: the time is reported, not asserted (alone: about 250 s)
+    # make test runs this beside two other chains: the time is reported, not asserted (alone: reports/pnr.md)
     print(f"{LAYOUT_DESIGN}: synthesis and layout in {wall:.0f} s (the layout alone {m['runtime_s']:.0f} s)")
 
 
