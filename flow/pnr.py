@@ -69,14 +69,47 @@ def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict =
     if fixes:  # a copy with its open boundaries closed (flow/pdk.py layout_cell_gds)
         c["CELL_GDS"] = [str(gds)]
     if sram.get("macro_models"):
-        from macro_abstract import abstract_gds
-        from pdk import sram_views
-        m = macros_config(pdk, sram["macro_models"], with_macros=True)
-        for name, macro in m["MACROS"].items():
-            v = sram_views(pdk, name)
-            if not v.gds:  # the PDK subset: place from the LEF, stream out its abstract (flow/macro_abstract.py)
-                macro["gds"] = [str(abstract_gds(pdk, name, v.lef, layout.BUILD / "pdk_layout", tools.found["magic"]))]
-        c["MACROS"] = m["MACROS"]
+        c.update(macro_floorplan(design, sram["macro_models"], pdk, tools))
+    return c
+
+
+def macro_floorplan(design: str, names, pdk, tools) -> dict:
+    """MACROS with each instance placed (flow/macro_place.py), the die that holds them, their power
+    hookup and halos (pdk_config/layout.json `macro`), and their views for the layout: a black-box
+    header for the lint (flow/macro_blackbox.py) and, where the PDK has no GDS, the LEF abstract's
+    (flow/macro_abstract.py), with Magic's DRC then run on the DEF/LEF view."""
+    from configs import macros_config
+    from macro_abstract import abstract_gds
+    from macro_blackbox import blackbox_header
+    from macro_place import floorplan, lef_size_um, netlist_instances
+    from pdk import sram_views
+    mc = LAYOUT["macro"]
+    out = layout.BUILD / "pdk_layout"
+    synth = json.loads(layout.metrics(design).read_text())
+    m = macros_config(pdk, names, with_macros=True)["MACROS"]
+    views = {n: sram_views(pdk, n) for n in m}
+    insts = netlist_instances(layout.design_dir(design) / "harden" / f"{design}.nl.v", list(m))
+    if not insts:
+        raise FlowError(f"{design}: its manifest names macros {sorted(m)}, but its netlist instantiates none")
+    fp = floorplan(insts, {n: lef_size_um(v.lef, n) for n, v in views.items()}, synth["design__instance__area"],
+                   LAYOUT["librelane"]["FP_CORE_UTIL"] / 100, mc["halo_um"], mc["edge_um"], growth=mc["growth"])
+    abstracts = False
+    for name, macro in m.items():
+        v = views[name]
+        macro["vh"] = [str(blackbox_header(v.verilog, name, out))]
+        if not v.gds:  # the PDK subset: place from the LEF, stream out its abstract (flow/macro_abstract.py)
+            macro["gds"] = [str(abstract_gds(pdk, name, v.lef, out, tools.found["magic"]))]
+            abstracts = True
+        macro["instances"] = {i: {"location": list(fp["places"][i][:2]), "orientation": fp["places"][i][2]}
+                              for i, n in insts if n == name}
+    side = fp["side_um"]
+    c = {"MACROS": m, "FP_SIZING": "absolute", "DIE_AREA": [0, 0, side, side],
+         "PDN_MACRO_CONNECTIONS": [f"{re.escape(i)} {mc['power'][0]} {mc['power'][1]} {mc['pins'][0]} {mc['pins'][1]}"
+                                   for i, _ in insts],
+         "FP_MACRO_HORIZONTAL_HALO": mc["halo_um"] / 2, "FP_MACRO_VERTICAL_HALO": mc["halo_um"] / 2,
+         "PDN_HORIZONTAL_HALO": mc["halo_um"] / 2, "PDN_VERTICAL_HALO": mc["halo_um"] / 2}
+    if abstracts:  # Magic's DRC of the GDS would check the abstract's pin shapes as if they were the macro
+        c["MAGIC_DRC_USE_GDS"] = False
     return c
 
 

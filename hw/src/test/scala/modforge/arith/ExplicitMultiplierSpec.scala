@@ -1,6 +1,6 @@
 package modforge.arith
 
-import modforge.{Boundary, ModMulSim, ModforgeSpinal, Multiplier}
+import modforge.{Boundary, ModMulSim, ModforgeSpinal, Multiplier, TestTier}
 import org.scalatest.funsuite.AnyFunSuite
 import spinal.core._
 import spinal.core.sim._
@@ -124,10 +124,13 @@ class ExplicitMultiplierSpec extends AnyFunSuite {
 
   // All products of the spec in one component, so that Verilator compiles once (its C++ build is
   // most of the run time: about 10 ms per full adder). Each test checks its own groups.
-  val matrixGroups = Seq(products(7, 9, archs, i => i % 4 == 0), products(16, 16, cover(0), Set(0, 3)), products(17, 13, cover(1), Set(1, 4)))
+  // make test: every architecture at 7x9; test-long (TestTier) adds 16x16 and 17x13 and Karatsuba at
+  // 64x64, which triple the Verilator build (most of this spec's time)
+  val matrixGroups = TestTier.pick(Seq(products(7, 9, archs, i => i % 4 == 0)),
+    Seq(products(16, 16, cover(0), Set(0, 3)), products(17, 13, cover(1), Set(1, 4))))
   val smallGroups = Seq((1, 1), (1, 5), (3, 2), (2, 6), (5, 5), (6, 3), (4, 7)).zipWithIndex.map { case ((wa, wb), i) => small(wa, wb, i) }
   val karatsubaGroups = {
-    Seq(Group(64, 64, Seq(Full(arch("bdksk1")), Full(arch("yk1")), Full(arch("yk2")))),
+    TestTier.pick(Nil, Seq(Group(64, 64, Seq(Full(arch("bdksk1")), Full(arch("yk1")), Full(arch("yk2")))))) ++ Seq(
       Group(33, 31, Seq(Full(arch("adrck1")), Full(arch("awhck2")), Full(arch("yk1")), Full(arch("yk2")),
         Low(20, arch("bdksk2")), High(58, 50, arch("awbkk1")))),
       Group(21, 18, Seq(Full(arch("bwskk3")), Full(arch("yk3")))))
@@ -169,7 +172,7 @@ class ExplicitMultiplierSpec extends AnyFunSuite {
     checks
   }
 
-  test("every pp x tree x adder (20) at 7x9; 16x16 and 17x13 with all pp x tree pairs and adders; full, low, truncated high") {
+  test(s"every pp x tree x adder (20) at 7x9${if (TestTier.long) "; 16x16 and 17x13 with all pp x tree pairs and adders" else ""}; full, low, truncated high") {
     runComb(matrixRange)
   }
 
@@ -177,7 +180,7 @@ class ExplicitMultiplierSpec extends AnyFunSuite {
     runComb(smallRange)
   }
 
-  test("Karatsuba: 1 level at 64x64 and 1, 2 at 33x31 explicit; 1, 2 at both over `*`; 3 levels at 21x18; low/high ignore it") {
+  test(s"Karatsuba: ${if (TestTier.long) "1 level at 64x64 and " else ""}1, 2 at 33x31 explicit; 1, 2 over `*`; 3 levels at 21x18; low/high ignore it") {
     runComb(karatsubaRange)
   }
 

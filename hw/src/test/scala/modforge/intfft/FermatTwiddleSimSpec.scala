@@ -1,6 +1,6 @@
 package modforge.intfft
 
-import modforge.{ModMulSim, ModforgeSpinal}
+import modforge.{ModMulSim, ModforgeSpinal, TestTier}
 import spinal.core.sim._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -16,7 +16,8 @@ import scala.util.Random
 class FermatTwiddleSimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
 
-  for (name <- Seq("fermat32", "fermat64")) {
+  // make test: fermat64 (the wider rotation); test-long adds fermat32 (TestTier)
+  for (name <- TestTier.pick(Seq("fermat64"), Seq("fermat32"))) {
     val g = IntFftParams.group(name).get
     test(s"twiddle rotation of $name: every {neg, s} on the edge operands, $ops random, against x tw mod p") {
       val p = g.p

@@ -1,6 +1,6 @@
 package modforge.intfft
 
-import modforge.{ModMulSim, ModforgeSpinal}
+import modforge.{ModMulSim, ModforgeSpinal, TestTier}
 import spinal.core._
 import spinal.core.sim._
 import spinal.lib.Delay
@@ -52,7 +52,8 @@ class RecoverySimSpec extends AnyFunSuite {
       Seq.fill(ops)(Seq.fill(g.k)(rnd.nextInt(3) match { case 0 => top; case _ => BigInt(g.m, rnd) }))
   }
 
-  for (name <- Seq("fermat32", "fermat64"); serial <- Seq(false, true)) {
+  // make test: whole-tree at fermat32, word-serial at fermat64; test-long the other two (TestTier)
+  for ((name, serial) <- TestTier.pick(Seq(("fermat32", false), ("fermat64", true)), Seq(("fermat32", true), ("fermat64", false)))) {
     val g = IntFftParams.group(name).get
     val kind = if (serial) "word-serial" else "whole-tree"
     test(s"$kind addition recovery of $name: edge and random z against sum z_t 2^(tb)") {

@@ -1,6 +1,6 @@
 package modforge.intfft
 
-import modforge.{ModMulSim, ModforgeSpinal}
+import modforge.{ModMulSim, ModforgeSpinal, TestTier}
 import spinal.core._
 import spinal.core.sim._
 import org.scalatest.funsuite.AnyFunSuite
@@ -23,7 +23,8 @@ class ReducerSimSpec extends AnyFunSuite {
     ((b + c) << h) - a - b + d
   }
 
-  for (name <- Seq("general32", "fermat32", "fermat64", "solinas64")) {
+  // make test: one prime of each reducer (general, Fermat, Solinas); test-long adds fermat32 (TestTier)
+  for (name <- TestTier.pick(Seq("general32", "fermat64", "solinas64"), Seq("fermat32"))) {
     val g = IntFftParams.group(name).get
     test(s"${g.reducer.name} reducer of $name: edge and $ops random inputs against x mod p") {
       val p = g.p

@@ -1,7 +1,9 @@
 package modforge.ntt
 
+import modforge.TestTier
 import modforge.modmul.Precompute
 import modforge.{ModMulSim, ModforgeSpinal}
+import modforge.TestTier
 import modforge.modmul.Precompute
 import spinal.core._
 import spinal.core.sim._
@@ -19,7 +21,8 @@ import scala.util.Random
 class ButterflySimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
 
-  for (mul <- MulArrangement.all; k <- (if (mul.reduction(k = 32).isDefined) Seq(32, 64) else Seq(32, 128))) {
+  // make test: k = 32 for every arrangement; test-long adds 64 (reductions) or 128 (TestTier)
+  for (mul <- MulArrangement.all; k <- TestTier.pick(Seq(32), if (mul.reduction(k = 32).isDefined) Seq(64) else Seq(128))) {
     test(s"butterfly ${mul.name} k=$k: $ops CT/GS/PW operations against BigInt mod q") {
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))

@@ -1,8 +1,7 @@
 package modforge.ntt
 
 import modforge.modmul.Precompute
-import modforge.{ModMulSim, ModforgeSpinal}
-import modforge.modmul.Precompute
+import modforge.{ModMulSim, ModforgeSpinal, TestTier}
 import modforge.mem.SramSimModel
 import spinal.core._
 import spinal.core.sim._
@@ -26,14 +25,16 @@ class NttTileSimSpec extends AnyFunSuite {
     a.zipWithIndex.map { case (x, i) => x * w.modPow(i, c.q) }.sum.mod(c.q)
   }
 
-  for (c <- Seq(NttConfig(16, 32, 2, MulArrangement.GShoup), NttConfig(32, 24, 1, MulArrangement.Barrett),
-                NttConfig(16, 32, 4, MulArrangement.ShoupBarrett),
+  // make test: two paper arrangements, one reduction arrangement, the overlapped stages; test-long
+  // (TestTier) the third paper arrangement and two more reductions (cocotb runs more tiles at RTL)
+  for (c <- TestTier.pick(Seq(NttConfig(16, 32, 2, MulArrangement.GShoup), NttConfig(32, 24, 1, MulArrangement.Barrett),
                 // Reduction arrangements: pre-scaled ROM twiddles, two-pass PWMUL.
-                NttConfig(16, 64, 2, MulArrangement.Mont), NttConfig(16, 32, 1, MulArrangement.WlmMixed),
                 NttConfig(16, 64, 2, MulArrangement.K2Red),
                 // Overlapped stages: a 1-cycle gap after the first NTT stage (before the last INTT
                 // one), none between the others, PWMUL's two passes back to back.
-                NttConfig(64, 32, 2, MulArrangement.Mont)) ++ NttTileSimSpec.sramTilesToRun) {
+                NttConfig(64, 32, 2, MulArrangement.Mont)),
+              Seq(NttConfig(16, 32, 4, MulArrangement.ShoupBarrett), NttConfig(16, 64, 2, MulArrangement.Mont),
+                NttConfig(16, 32, 1, MulArrangement.WlmMixed))) ++ NttTileSimSpec.sramTilesToRun) {
     test(s"${c.name}: LOAD, NTT, INTT, PWMUL, UNLOAD with stalls, results and cycle counts") {
       if (c.n == 64) assert(c.stageGaps(NttOp.Ntt) == Seq(1, 0, 0, 0, 0, 0) && c.stageGaps(NttOp.PwMul) == Seq(0, 0))
       val sim = SimConfig
@@ -124,10 +125,9 @@ object NttTileSimSpec {
     (16, 32, 4, GShoup, TwiddleStore.Ram), (32, 32, 8, Barrett, TwiddleStore.Rom)
   ).map { case (n, k, p, m, tw) => NttConfig(n, k, p, m, tw, storage = Storage.Sram) }
 
-  /** make test: one SRAM tile per paper arrangement (each a Verilator build of about 15 s; cocotb runs
-    * eight more on the macros' own models); make test-long (MODFORGE_SIM_OPS set): all of them. */
-  def sramTilesToRun: Seq[NttConfig] =
-    if (sys.env.contains("MODFORGE_SIM_OPS")) sramTiles else Seq(sramTiles(1), sramTiles(2), sramTiles(4))
+  /** make test: a RAM-twiddle Barrett tile and a ROM-twiddle GShoup tile (each a Verilator build of
+    * about 15 s; cocotb runs eight more on the macros' own models); make test-long: all of them (TestTier). */
+  def sramTilesToRun: Seq[NttConfig] = TestTier.pick(Seq(sramTiles(1), sramTiles(4)), sramTiles.patch(4, Nil, 1).patch(1, Nil, 1))
 
   /** A RAM tile's modulus ports, from its q (what verif/ntt/ntt_host.py modulus_ports computes). */
   def driveModulus(dut: NttTile): Unit = {
