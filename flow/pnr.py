@@ -142,22 +142,48 @@ def _float(v):
     return None if v is None else float(v)
 
 
-def corner_figures(final: dict, period_ns: float) -> dict:
+def corner_figures(final: dict, period_ns: float, half_cycle: dict = None) -> dict:
     """Per PDK corner (tt, ss, ff): worst setup and hold slack over the RC corners, and the critical
-    path, period - worst setup slack. That gives every path the whole period, as standard-cell paths
-    (rising edge to rising edge) have; a path launched at the falling edge (an OpenRAM macro's read
-    data, flow/sta.py) has half of it, which this does not yet take into account."""
+    path: the smallest period that meets setup. A path between rising edges needs period - slack
+    (LibreLane's worst-slack metrics); a path from one edge to the other (an OpenRAM macro's read
+    data, launched at the falling edge: flow/sta.py) has half the period and needs period - 2 slack,
+    from `half_cycle` (half_cycle_slacks: per corner, the worst such slack in STAPostPNR's reports)."""
     out = {}
     for corner in CORNERS:
         setup = [float(v) for k, v in final.items() if k.startswith("timing__setup__ws__corner:") and k.endswith(corner)]
         hold = [float(v) for k, v in final.items() if k.startswith("timing__hold__ws__corner:") and k.endswith(corner)]
         r2r = [float(v) for k, v in final.items() if k.startswith("timing__setup_r2r__ws__corner:") and k.endswith(corner)]
+        half = (half_cycle or {}).get(corner) or {}
         if setup:
             ws = min(setup)
+            cp = period_ns - ws
+            cp_r2r = period_ns - min(r2r) if r2r else None
+            if half.get("ws_ns") is not None:
+                cp = max(cp, period_ns - 2 * half["ws_ns"])
+            if half.get("ws_r2r_ns") is not None and cp_r2r is not None:
+                cp_r2r = max(cp_r2r, period_ns - 2 * half["ws_r2r_ns"])
             out[corner] = {"setup_ws_ns": round(ws, 4), "hold_ws_ns": round(min(hold), 4) if hold else None,
-                           "critical_path_ns": round(period_ns - ws, 4),
+                           "critical_path_ns": round(cp, 4),
                            # register to register only: no port, so none of the SDC's I/O delay in it
-                           "critical_path_r2r_ns": round(period_ns - min(r2r), 4) if r2r else None}
+                           "critical_path_r2r_ns": round(cp_r2r, 4) if cp_r2r is not None else None}
+            if half.get("paths"):
+                out[corner]["half_cycle_ws_ns"] = half["ws_ns"]
+    return out
+
+
+def half_cycle_slacks(run: Path) -> dict:
+    """Per PDK corner, the worst slack of the paths from one clock edge to the other over the RC
+    corners' STAPostPNR setup reports (max.rpt, sta.half_cycle_worst); {} where there are none."""
+    from sta import half_cycle_worst
+    step = next(iter(sorted(run.glob("*-openroad-stapostpnr"))), None)
+    out = {}
+    for corner in CORNERS:
+        found = [half_cycle_worst(f.read_text(errors="replace")) for f in sorted(step.glob(f"*_{corner}/max.rpt"))] if step else []
+        found = [h for h in found if h["paths"]]
+        if found:
+            out[corner] = {"ws_ns": min(h["ws_ns"] for h in found),
+                           "ws_r2r_ns": min((h["ws_r2r_ns"] for h in found if h["ws_r2r_ns"] is not None), default=None),
+                           "paths": sum(h["paths"] for h in found)}
     return out
 
 
@@ -233,7 +259,8 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     routed = json.loads(routed_state.read_text())["metrics"] if routed_state else {}
 
     signoff = {k: _float(final.get(k)) for k in LAYOUT["signoff"]}
-    corners = corner_figures(final, period)
+    half = half_cycle_slacks(run)
+    corners = corner_figures(final, period, half)
     work = layout.design_dir(design) / "pnr.partial"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -273,6 +300,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             "core_area_um2": _float(final.get("design__core__area")),
             "utilization": _float(routed.get("design__instance__utilization")),
             "corners": corners,
+            "half_cycle": half,
             "wns_ns": round(min((c["setup_ws_ns"] for c in corners.values()), default=float("nan")), 4),
             "hold_wns_ns": min((c["hold_ws_ns"] for c in corners.values() if c["hold_ws_ns"] is not None), default=None),
             "signoff": signoff,

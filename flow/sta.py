@@ -87,3 +87,30 @@ def edge_groups(text: str, period_ns: float) -> list:
         out.append({"launch": launch, "capture": capture, "slack_ns": s, "needs_ns": needs,
                     "start": start.group(1) if start else None, "end": end.group(1) if end else None})
     return out
+
+
+def report_paths(text: str) -> list:
+    """Every path of an OpenSTA `report_checks` report (e.g. LibreLane's STAPostPNR max.rpt): its
+    launch and capture edges, slack, and whether it runs register to register (no port at
+    either end)."""
+    out = []
+    for block in re.split(r"^Startpoint: ", text, flags=re.M)[1:]:
+        edges = re.findall(r"clock \S+ \((rise|fall) edge\)", block)
+        slack = re.search(r"^\s*(-?[\d.]+)\s+slack \(", block, re.M)
+        end = re.search(r"^Endpoint: .*", block, re.M)
+        if len(edges) < 2 or not slack or not end:
+            continue
+        out.append({"launch": edges[0], "capture": edges[1], "slack_ns": float(slack.group(1)),
+                    "r2r": "input port" not in block.split("\n", 1)[0] and "output port" not in end.group(0)})
+    return out
+
+
+def half_cycle_worst(text: str) -> dict:
+    """The worst slack among a report's paths from one clock edge to the other (the OpenRAM macros'
+    read data, launched at the falling edge): over all of them and over register-to-register ones,
+    None where the report lists none; and how many such paths it lists. The period such a path needs
+    is period - 2 slack (module docstring)."""
+    half = [p for p in report_paths(text) if p["launch"] != p["capture"]]
+    r2r = [p["slack_ns"] for p in half if p["r2r"]]
+    return {"ws_ns": min((p["slack_ns"] for p in half), default=None), "ws_r2r_ns": min(r2r, default=None),
+            "paths": len(half)}

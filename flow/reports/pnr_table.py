@@ -83,8 +83,11 @@ def row(d: str) -> dict:
     r = {"design": d, "status": "signoff clean" if m["signoff_clean"] else "NOT clean", "cells": m["cells"],
          "die_area_um2": m["die_area_um2"], "core_area_um2": m["core_area_um2"],
          "utilization": m["utilization"], "clock_period_ns": m["clock_period_ns"]}
-    from pnr import corner_figures
-    corners = corner_figures(m["librelane_metrics"], m["clock_period_ns"])  # as pnr.py computes them now
+    from pnr import corner_figures, half_cycle_slacks
+    half = m.get("half_cycle")
+    if half is None and m.get("run_folder") and (layout.ROOT / m["run_folder"]).is_dir():  # a result from before pnr.py kept them
+        half = half_cycle_slacks(layout.ROOT / m["run_folder"])
+    corners = corner_figures(m["librelane_metrics"], m["clock_period_ns"], half)  # as pnr.py computes them now
     for corner, col in CORNER_COLUMN.items():
         r[f"cp_{col}_ns"] = (corners.get(corner) or {}).get("critical_path_ns")
         r[f"cp_r2r_{col}_ns"] = (corners.get(corner) or {}).get("critical_path_r2r_ns")

@@ -137,6 +137,41 @@ def test_corner_figures_take_the_worst_rc_corner():
     assert CORNERS[1] not in c  # absent, not invented
 
 
+HALF_CYCLE_REPORT = """Startpoint: bank.macro (rising edge-triggered flip-flop clocked by clk)
+Endpoint: units_0.carry_reg (rising edge-triggered flip-flop clocked by clk)
+          0.000000    0.000000   clock clk (rise edge)
+          9.000000    9.000000   data arrival time
+         15.400000   15.400000   clock clk (fall edge)
+          0.500000   slack (MET)
+
+Startpoint: in_b[3] (input port clocked by clk)
+Endpoint: q_reg (rising edge-triggered flip-flop clocked by clk)
+          0.000000    0.000000   clock clk (fall edge)
+         30.800000   30.800000   clock clk (rise edge)
+         -0.200000   slack (VIOLATED)
+
+Startpoint: a_reg (rising edge-triggered flip-flop clocked by clk)
+Endpoint: b_reg (rising edge-triggered flip-flop clocked by clk)
+          0.000000    0.000000   clock clk (rise edge)
+         30.800000   30.800000   clock clk (rise edge)
+         -1.000000   slack (VIOLATED)
+"""
+
+
+def test_half_cycle_paths_need_twice_their_slack():
+    import sta
+    h = sta.half_cycle_worst(HALF_CYCLE_REPORT)
+    assert h == {"ws_ns": -0.2, "ws_r2r_ns": 0.5, "paths": 2}
+    corner = CORNERS[1]
+    final = {f"timing__setup__ws__corner:nom_{corner}": -1.0, f"timing__setup_r2r__ws__corner:nom_{corner}": 0.3}
+    c = pnr.corner_figures(final, 30.8, {corner: h})[corner]
+    # rise -> rise: 30.8 + 1.0; the input's fall -> rise path: 30.8 + 2 x 0.2 < 31.8; r2r: the macro's
+    # half-cycle path 30.8 - 2 x 0.5 = 29.8 against the rise -> rise r2r 30.5
+    assert c["critical_path_ns"] == 31.8 and c["critical_path_r2r_ns"] == 30.5
+    c = pnr.corner_figures(final, 30.8, {corner: {"ws_ns": -0.9, "ws_r2r_ns": -0.4, "paths": 1}})[corner]
+    assert c["critical_path_ns"] == 32.6 and c["critical_path_r2r_ns"] == 31.6
+
+
 def test_report_sums_drc_and_absent_stays_absent():
     from reports import pnr_table
     assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": 2, "klayout__drc_error__count": 1}) == 3
