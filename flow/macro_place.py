@@ -7,10 +7,12 @@ rule a floorplanner would use for a few identical SRAMs:
 - The die is square (pdk_config/layout.json `FP_ASPECT_RATIO` 1) and the smallest one, in steps of
   `step_um`, that holds the macros with their halos and the standard cells at the flow's
   utilization (`FP_CORE_UTIL`) of the area the macros leave.
-- The macros sit in two rows: along the bottom edge (orientation N) and along the top edge
-  (orientation S, turned by 180 degrees), each `edge_um` from the die's edge. The OpenRAM macros
-  of sky130 have all their signal pins on one edge (the LEF's top): N at the bottom and S at the
-  top turn every pin towards the standard cells in the middle.
+- The macros sit in two rows: along the bottom edge (orientation S, turned by 180 degrees) and
+  along the top edge (orientation N), each `edge_um` from the die's edge. The OpenRAM macros of
+  sky130 have most of their signal pins on the LEF's bottom edge (sky130_sram_1kbyte_1rw1r_32x256_8:
+  74 there, port 0's din, dout, wmask; 34 on the top edge, port 1's; 13 on the sides): S at the
+  bottom and N at the top turn that edge towards the standard cells in the middle, and the 34
+  towards the die's edge, where `edge_um` leaves room to route them round.
 - Macros in a row are `halo_um` apart; the standard cells keep `halo_um` from them (the PDN's and
   the placer's macro halos, pdk_config/layout.json `macro`).
 
@@ -70,5 +72,5 @@ def floorplan(instances, sizes: dict, stdcell_area_um2: float, util: float, halo
         j = i - bottom if top else i
         x = _grid(edge_um + j * (w + halo_um))
         y = _grid(side - edge_um - h) if top else _grid(edge_um)
-        places[inst] = (x, y, "S" if top else "N")
+        places[inst] = (x, y, "N" if top else "S")
     return {"side_um": side, "rows": rows, "stdcell_region_um2": round(middle * (side - 2 * edge_um)), "places": places}

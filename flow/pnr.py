@@ -77,7 +77,7 @@ def macro_floorplan(design: str, names, pdk, tools) -> dict:
     """MACROS with each instance placed (flow/macro_place.py), the die that holds them, their power
     hookup and halos (pdk_config/layout.json `macro`), and their views for the layout: a black-box
     header for the lint (flow/macro_blackbox.py) and, where the PDK has no GDS, the LEF abstract's
-    (flow/macro_abstract.py), with Magic's DRC then run on the DEF/LEF view."""
+    (flow/macro_abstract.py), which both GDS writers merge (KLAYOUT_CONFLICT_RESOLUTION below)."""
     from configs import macros_config
     from macro_abstract import abstract_gds
     from macro_blackbox import blackbox_header
@@ -93,13 +93,11 @@ def macro_floorplan(design: str, names, pdk, tools) -> dict:
         raise FlowError(f"{design}: its manifest names macros {sorted(m)}, but its netlist instantiates none")
     fp = floorplan(insts, {n: lef_size_um(v.lef, n) for n, v in views.items()}, synth["design__instance__area"],
                    LAYOUT["librelane"]["FP_CORE_UTIL"] / 100, mc["halo_um"], mc["edge_um"], growth=mc["growth"])
-    abstracts = False
     for name, macro in m.items():
         v = views[name]
         macro["vh"] = [str(blackbox_header(v.verilog, name, out))]
         if not v.gds:  # the PDK subset: place from the LEF, stream out its abstract (flow/macro_abstract.py)
             macro["gds"] = [str(abstract_gds(pdk, name, v.lef, out, tools.found["magic"]))]
-            abstracts = True
         macro["instances"] = {i: {"location": list(fp["places"][i][:2]), "orientation": fp["places"][i][2]}
                               for i, n in insts if n == name}
     side = fp["side_um"]
@@ -108,8 +106,11 @@ def macro_floorplan(design: str, names, pdk, tools) -> dict:
                                    for i, _ in insts],
          "FP_MACRO_HORIZONTAL_HALO": mc["halo_um"] / 2, "FP_MACRO_VERTICAL_HALO": mc["halo_um"] / 2,
          "PDN_HORIZONTAL_HALO": mc["halo_um"] / 2, "PDN_VERTICAL_HALO": mc["halo_um"] / 2}
-    if abstracts:  # Magic's DRC of the GDS would check the abstract's pin shapes as if they were the macro
-        c["MAGIC_DRC_USE_GDS"] = False
+    # The OpenRAM LEFs have no FOREIGN statement, so KLayout's stream-out builds each macro as a real
+    # cell from its LEF, clears it, and with LibreLane's default (RenameCell) merges the macro's GDS
+    # under another name: the macro came out empty (1,138 XOR differences against Magic's GDS, all
+    # on the macros' pins, ntt_16_32_p1_gshoup_sram on 2026-11-28). AddToCell fills the cleared cell.
+    c["KLAYOUT_CONFLICT_RESOLUTION"] = "AddToCell"
     return c
 
 

@@ -37,13 +37,30 @@ def test_floorplan_keeps_macros_apart_inside_and_leaves_room(count, cells_um2):
         assert r[0] >= edge - 1e-6 and r[1] >= edge - 1e-6 and r[2] <= side - edge + 1e-6 and r[3] <= side - edge + 1e-6
     for a, b in itertools.combinations(rects.values(), 2):
         assert not _overlap(a, b, halo - 1e-6), (a, b)
-    # the pins (the LEF's top edge) face the middle: N rows at the bottom, S rows at the top
+    # the macro's edge with the most pins faces the middle (the LEF's bottom edge, test_pins_by_edge):
+    # turned by 180 degrees (S) in the bottom row, as drawn (N) in the top row
     for x, y, o in fp["places"].values():
-        assert o == ("N" if y < side / 2 else "S")
+        assert o == ("S" if y < side / 2 else "N")
     # the standard cells' band between the rows holds the grown cell area at the utilization
     rows = len({y for _, y, _ in fp["places"].values()})  # a halo between each row and the cells
     band = (side - 2 * edge - rows * (H + halo)) * (side - 2 * edge)
     assert band >= cells_um2 * growth / util
+
+
+def test_pins_by_edge():
+    """Why the bottom row is turned: the LEF's bottom edge holds most of the macro's signal pins."""
+    import re
+    text = sram_views(find_pdk(), SRAM).lef.read_text()
+    edges = {"bottom": 0, "top": 0}
+    for name, body in re.findall(r"PIN (\S+)(.*?)END \1", text, re.S):
+        if "USE POWER" in body or "USE GROUND" in body:
+            continue
+        x1, y1, x2, y2 = map(float, re.search(r"RECT\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)", body).groups())
+        if y1 < 2:
+            edges["bottom"] += 1
+        elif y2 > H - 2:
+            edges["top"] += 1
+    assert edges["bottom"] > edges["top"] > 0
 
 
 def test_floorplan_is_the_smallest_square_in_its_steps():
