@@ -129,11 +129,12 @@ def predictions(model, rows) -> list:
             cells.update({r["design"]: int(r["cells"]) for r in csv.DictReader(f) if r.get("cells")})
     for f in sorted(layout.BUILD.glob("*/harden/metrics.json")):
         d = f.parent.parent.name
-        if d.startswith("polymul_") or d.endswith("_sram"):
-            try:
+        try:  # the manifest says what a design is: an engine (family polymul) or a tile with macros
+            man = json.loads(layout.manifest(d).read_text())
+            if man.get("family") == "polymul" or (man.get("sram") or {}).get("macro_models"):
                 cells[d] = int(json.loads(f.read_text())["design__instance__count"])
-            except (ValueError, KeyError):
-                pass
+        except (OSError, ValueError, KeyError):
+            pass
     return sorted(((d, c, model["a"] * c ** model["b"]) for d, c in cells.items() if d not in have), key=lambda x: x[1])
 
 
