@@ -1,0 +1,464 @@
+"""The multi-pass polymul engine's software model (issue 40): a bit-exact model of the negacyclic
+product c = a b mod (x^n + 1) in Z_Q, Q = prod q_l, computed as the engine will, in passes over
+external memory (Bailey's four-step FFT: D. H. Bailey, "FFTs in external or hierarchical memory",
+J. Supercomputing 4, 1990). The memory schedule and its costs are ``polymul.multipass_schedule``;
+docs/polymul_multipass.md describes both.
+
+Per limb q (psi a primitive 2n-th root of unity mod q, omega = psi^2, n = n1 n2, coefficient
+i = j2 + n2 j1 at row j1, column j2 of an n1 x n2 matrix):
+
+* the negacyclic twist a_i psi^i turns x^n + 1 into the cyclic x^n - 1;
+* the cyclic n-point NTT in four steps: n2 column NTTs of n1 points (root omega^n2), the middle
+  twiddles omega^(j2 k1), n1 row NTTs of n2 points (root omega^n1); the spectrum's entry
+  k1 + n1 k2 then sits at row k1, column k2;
+* the pointwise product, and the inverse through the same steps backwards, scaled by n^-1 and
+  untwisted by psi^-i.
+
+The engine's three passes (the schedule module says why three): ``columns`` does the twist, the
+column NTTs and the middle twiddles of a and b; ``rows`` the row NTTs, the pointwise product and
+the inverse row NTTs (a cyclic product of each row, scaled by n2); ``columns_inverse`` the inverse
+middle twiddles, the inverse column NTTs and n^-1 psi^-i. Data moves between passes only through
+the flat memory, by the schedule's bursts.
+
+**Twiddles are generated, not read from an n-entry table.** The twist psi^(j2 + n2 j1) and the middle
+twiddles omega^(j2 k1) are running products (:func:`running_powers`): down column j2, the twist starts
+at psi^j2 and steps by psi^n2, the middle twiddle starts at 1 and steps by omega^j2; the column's
+starts psi^j2 and omega^j2 are themselves running products across the columns (steps psi and omega).
+So the engine keeps per limb a few constants (psi, omega, psi^n2, their inverses, n^-1) and the
+inner transforms' tables of n1/2 and n2/2 roots, and spends one modular multiplication per
+generated twiddle. Modular products are exact, so generated twiddles are bit-exact: the model's
+values are the engine's, canonical residues in [0, q).
+
+The RNS conversion and the CRT are ``polymul.stream.Engine``'s (imported, not copied).
+"""
+import argparse
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional, Sequence, Tuple
+
+from ntt.ntt import find_psi
+from polymul.multipass_schedule import (AXI_DATA_BITS, LIMB_MODES, MAX_BURST_BEATS, PAGE_BYTES, Layout, Memory,
+                                        costs, schedule)
+from polymul.stream import Engine
+from primetools.primes import is_probable_prime
+from primetools.proth import largest_ntt_primes
+
+MIN_N, MAX_N = 1024, 65536          # the issue's range: the SSA paper's Table I and n = 65536
+MIN_LIMB, MAX_LIMB = 16, 64         # the single-pass engine's limb widths (StreamConfig)
+
+
+class MultipassError(ValueError):
+    """A parameter the engine cannot take; the message names the problem and the fix."""
+
+
+def _pow2(x) -> bool:
+    return isinstance(x, int) and x > 0 and x & (x - 1) == 0
+
+
+def largest_n(q: int) -> int:
+    """The largest power-of-two n that q serves (q = 1 mod 2n): 2n is the largest power of two
+    dividing q - 1."""
+    return ((q - 1) & -(q - 1)) // 2
+
+
+def stream_primes(n: int, logq: int, limb_bits: int) -> Tuple[int, ...]:
+    """The single-pass engine's default limbs (StreamPrimes.select, class ``any``): the largest
+    primes q = 1 mod 2n of exactly limb_bits bits, as few as make Q >= 2^logq."""
+    need = (logq + limb_bits - 2) // (limb_bits - 1) + 1
+    got = []
+    for q in largest_ntt_primes(limb_bits, n, need):
+        got.append(q)
+        prod = 1
+        for x in got:
+            prod *= x
+        if prod >= 1 << logq:
+            return tuple(got)
+    raise MultipassError(f"only {len(got)} primes q = 1 mod {2 * n} have exactly {limb_bits} bits, too few for "
+                         f"log q = {logq}: use a wider limb")
+
+
+@dataclass
+class MultipassParams:
+    """One multi-pass engine.
+
+    n          the ring degree, a power of two from 1024 to 65536
+    primes     the limb primes q_0 .. q_(L-1), any primes q = 1 mod 2n of at most limb_bits bits (the
+               user's modulus chain, e.g. SEAL's, or :func:`stream_primes` for the single-pass engine's)
+    n1         the on-chip column transform's size, a power of two dividing n (n2 = n / n1 for the rows)
+    lanes      P, coefficients of each operand per cycle per limb engine
+    bus_bits   the AXI4 data width (8 .. 1024 bits)
+    burst_beats the beats of a burst (1 .. 256, a power of two; a burst is at most 4 KB)
+    limb_mode  ``side``: L limb engines run each pass together; ``sequence``: one engine, limb after limb
+    limb_bits  w, the limb width (default: the widest prime's bits, at least 16)
+    slot_bits  the bits a coefficient takes in memory (default: the power of two >= w)
+    psis       psi per limb (default: NttConfig.findPsi's, the smallest g >= 2 whose g^((q-1)/2n) has psi^n = -1)
+    """
+    n: int
+    primes: Sequence[int]
+    n1: int
+    lanes: int = 4
+    bus_bits: int = 256
+    burst_beats: int = 2
+    limb_mode: str = "side"
+    limb_bits: Optional[int] = None
+    slot_bits: Optional[int] = None
+    psis: Optional[Sequence[int]] = None
+    n2: int = field(init=False)
+    Q: int = field(init=False)
+
+    def __post_init__(self):
+        n = self.n
+        if not _pow2(n) or not MIN_N <= n <= MAX_N:
+            raise MultipassError(f"n = {n}: n must be a power of two from {MIN_N} to {MAX_N}")
+        self.primes = tuple(int(q) for q in self.primes)
+        if not self.primes:
+            raise MultipassError("no limb primes: give at least one prime q = 1 mod 2n (stream_primes(n, logq, w) "
+                                 "gives the single-pass engine's)")
+        widest = max(q.bit_length() for q in self.primes)
+        if widest > MAX_LIMB:
+            q = next(q for q in self.primes if q.bit_length() == widest)
+            raise MultipassError(f"q = {q} has {widest} bits, wider than the widest limb ({MAX_LIMB} bits): split the "
+                                 f"modulus into primes of at most {MAX_LIMB} bits")
+        if self.limb_bits is None:
+            self.limb_bits = max(MIN_LIMB, widest)
+        w = self.limb_bits
+        if not isinstance(w, int) or not MIN_LIMB <= w <= MAX_LIMB:
+            raise MultipassError(f"limb_bits = {w}: the limb width must be from {MIN_LIMB} to {MAX_LIMB} bits")
+        for l, q in enumerate(self.primes):
+            self._check_prime(l, q)
+        if len(set(self.primes)) != len(self.primes):
+            dup = next(q for q in self.primes if self.primes.count(q) > 1)
+            raise MultipassError(f"q = {dup} is given twice: the CRT needs distinct (coprime) limb primes; drop the "
+                                 f"repeat or use another prime q = 1 mod {2 * n}")
+        if not _pow2(self.n1) or self.n % self.n1:
+            raise MultipassError(f"n1 = {self.n1} does not divide n = {n}: n1 must be a power of two from 1 to {n} "
+                                 f"(the on-chip column transform; the rows get n2 = n / n1)")
+        self.n2 = n // self.n1
+        if not _pow2(self.lanes) or self.lanes > n // 2:
+            raise MultipassError(f"lanes = {self.lanes}: P must be a power of two from 1 to n/2 = {n // 2}")
+        if self.limb_mode not in LIMB_MODES:
+            raise MultipassError(f"limb_mode = {self.limb_mode!r}: use 'side' (limb engines side by side) or "
+                                 f"'sequence' (one engine, limb after limb)")
+        self._check_memory()
+        prod = 1
+        for q in self.primes:
+            prod *= q
+        self.Q = prod
+        if self.psis is None:
+            self.psis = tuple(find_psi(n, q) for q in self.primes)
+        else:
+            self.psis = tuple(int(s) for s in self.psis)
+            if len(self.psis) != len(self.primes):
+                raise MultipassError(f"{len(self.psis)} psis for {len(self.primes)} primes: give one psi per limb")
+            for q, psi in zip(self.primes, self.psis):
+                if pow(psi, n, q) != q - 1:
+                    raise MultipassError(f"psi = {psi} is not a primitive 2n-th root of unity mod q = {q} "
+                                         f"(psi^n must be q - 1): give psi = find_psi({n}, {q}) = {find_psi(n, q)}, "
+                                         f"or leave psis out")
+
+    def _check_prime(self, l: int, q: int):
+        n, w = self.n, self.limb_bits
+        two_n = 2 * n
+
+        def example():
+            top = largest_ntt_primes(w, n, 1)
+            return f"e.g. {top[0]}, the largest of {w} bits" if top else f"none has {w} bits: widen the limb"
+
+        if not is_probable_prime(q):
+            raise MultipassError(f"limb {l}: q = {q} is not prime: give a prime q = 1 mod {two_n} of at most {w} bits "
+                                 f"({example()})")
+        if q % two_n != 1:
+            raise MultipassError(f"limb {l}: q = {q} is {q % two_n} mod 2n = {two_n}, not 1, so Z_q has no primitive "
+                                 f"{two_n}-th root of unity for the negacyclic NTT (q serves n up to {largest_n(q)}): "
+                                 f"give a prime q = 1 mod {two_n} ({example()}) or a smaller n")
+        if q.bit_length() > w:
+            raise MultipassError(f"limb {l}: q = {q} has {q.bit_length()} bits, wider than the {w}-bit limb: give "
+                                 f"limb_bits >= {q.bit_length()} (up to {MAX_LIMB}) or a prime of at most {w} bits")
+
+    def _check_memory(self):
+        w = self.limb_bits
+        if self.slot_bits is None:
+            self.slot_bits = max(8, 1 << (w - 1).bit_length())
+        s = self.slot_bits
+        if not _pow2(s) or s < 8 or s < w:
+            raise MultipassError(f"slot_bits = {s}: a coefficient's slot in memory must be a power of two of at least "
+                                 f"8 bits and at least the limb width {w}")
+        if self.bus_bits not in AXI_DATA_BITS:
+            raise MultipassError(f"bus_bits = {self.bus_bits}: the AXI4 data width must be one of "
+                                 f"{', '.join(map(str, AXI_DATA_BITS))}")
+        if self.bus_bits < s:
+            raise MultipassError(f"bus_bits = {self.bus_bits} is narrower than a {s}-bit slot: use a bus of at least "
+                                 f"{s} bits")
+        b = self.burst_beats
+        if not _pow2(b) or b > MAX_BURST_BEATS:
+            raise MultipassError(f"burst_beats = {b}: an AXI4 burst is a power of two from 1 to {MAX_BURST_BEATS} "
+                                 f"beats here")
+        if b * self.bus_bits // 8 > PAGE_BYTES:
+            raise MultipassError(f"a burst of {b} beats of {self.bus_bits} bits is {b * self.bus_bits // 8} bytes, "
+                                 f"more than AXI4's {PAGE_BYTES}-byte boundary: use at most "
+                                 f"{PAGE_BYTES * 8 // self.bus_bits} beats")
+        be = self.bus_bits // s * b
+        if be > self.n2:
+            raise MultipassError(f"a burst holds {be} coefficients, more than a row of n2 = n / n1 = {self.n2}: bursts "
+                                 f"must stay within their row; use n1 <= {self.n // be}, or fewer beats or a "
+                                 f"narrower bus")
+
+    @property
+    def limb_count(self) -> int:
+        return len(self.primes)
+
+    def engine(self) -> Engine:
+        """The host helpers (RNS, CRT) of polymul.stream for these limbs."""
+        return Engine(self.n, self.lanes, self.limb_bits, self.primes, self.Q, design="multipass")
+
+
+def running_powers(start: int, step: int, count: int, q: int):
+    """start, start*step, ..., start*step^(count-1) mod q: how the engine makes a twiddle sequence,
+    one modular multiplication a twiddle, from a start and a step (no table)."""
+    out = [0] * count
+    t = start % q
+    for i in range(count):
+        out[i] = t
+        t = t * step % q
+    return out
+
+
+@lru_cache(maxsize=None)
+def _bitrev(m: int) -> Tuple[int, ...]:
+    bits = m.bit_length() - 1
+    return tuple(int(format(i, f"0{bits}b")[::-1], 2) for i in range(m)) if bits else (0,)
+
+
+def _ntt(x, q: int, roots):
+    """Cyclic NTT of m = len(x) points, natural order in and out, y_k = sum_j x_j r^(jk) with
+    roots[t] = r^t for t < m/2: the on-chip transform (radix-2 Cooley-Tukey, its own table of m/2
+    roots). Unscaled in both directions (the inverse is this with r^-1; 1/m is folded into n^-1)."""
+    m = len(x)
+    y = [x[i] for i in _bitrev(m)]
+    half = 1
+    while half < m:
+        stride = m // (2 * half)
+        for s in range(0, m, 2 * half):
+            for k in range(half):
+                u, v = y[s + k], y[s + k + half] * roots[k * stride] % q
+                y[s + k], y[s + k + half] = (u + v) % q, (u - v) % q
+        half *= 2
+    return y
+
+
+class LimbConstants:
+    """What a limb engine holds for limb q: psi and omega = psi^2 with their inverses and n^-1 (the
+    generators' seeds), and the inner transforms' root tables of n1/2 and n2/2 entries."""
+
+    def __init__(self, p: MultipassParams, q: int, psi: int):
+        n, n1, n2 = p.n, p.n1, p.n2
+        self.q, self.psi = q, psi
+        self.psi_inv = pow(psi, -1, q)
+        self.omega = psi * psi % q
+        self.omega_inv = pow(self.omega, -1, q)
+        self.n_inv = pow(n, -1, q)
+        self.psi_n2 = pow(psi, n2, q)              # the twist's step down a column
+        self.psi_inv_n2 = pow(self.psi_inv, n2, q)
+        # The column transform's root omega^n2 (order n1) and the row transform's omega^n1 (order n2).
+        self.col_roots = running_powers(1, pow(self.omega, n2, q), max(1, n1 // 2), q)
+        self.col_roots_inv = running_powers(1, pow(self.omega_inv, n2, q), max(1, n1 // 2), q)
+        self.row_roots = running_powers(1, pow(self.omega, n1, q), max(1, n2 // 2), q)
+        self.row_roots_inv = running_powers(1, pow(self.omega_inv, n1, q), max(1, n2 // 2), q)
+
+
+class ColumnGenerator:
+    """The per-column starts of a column pass, as running products across the columns in the order
+    the pass visits them (psi^j2 and omega^j2, or their inverses): the engine keeps the last ones and
+    multiplies by psi and omega for the next column. Refuses a column out of order, which the engine
+    could not follow either."""
+
+    def __init__(self, twist_step: int, twiddle_step: int, twist_start: int, q: int):
+        self.q = q
+        self.twist_step, self.twiddle_step = twist_step, twiddle_step
+        self.twist, self.twiddle = twist_start % q, 1
+        self.next_col = 0
+
+    def column(self, j2: int):
+        if j2 != self.next_col:
+            raise RuntimeError(f"column {j2} visited out of order (expected {self.next_col})")
+        out = self.twist, self.twiddle
+        self.twist = self.twist * self.twist_step % self.q
+        self.twiddle = self.twiddle * self.twiddle_step % self.q
+        self.next_col += 1
+        return out
+
+
+class MultipassModel:
+    """The engine's arithmetic on its external memory: :meth:`run` places the operands' limbs in a
+    :class:`Memory`, runs the three passes on the schedule's bursts and returns the memory (regions
+    x and y hold the intermediate values the RTL's memory will hold; c the product)."""
+
+    def __init__(self, p: MultipassParams):
+        self.p = p
+        self.rns = p.engine()
+        self.k = [LimbConstants(p, q, psi) for q, psi in zip(p.primes, p.psis)]
+
+    # ---- The host's view ----
+    def product(self, a, b):
+        """a b mod (x^n + 1) with coefficients mod Q: to RNS, the passes, the CRT."""
+        return self.rns.from_rns(self.product_limbs(self.rns.to_rns(a), self.rns.to_rns(b)))
+
+    def product_limbs(self, a_limbs, b_limbs):
+        mem = self.run(a_limbs, b_limbs)
+        return [mem.unload("c", l) for l in range(self.p.limb_count)]
+
+    def run(self, a_limbs, b_limbs, until: Optional[str] = None) -> Memory:
+        """The memory after the passes, or after pass ``until`` (its name): what a bench of one pass
+        compares the RTL's memory with (x and y after ``columns``; x after ``rows``)."""
+        p = self.p
+        names = [ps.name for ps, _ in schedule(p)]
+        if until is not None and until not in names:
+            raise ValueError(f"until = {until!r}: a pass name, one of {', '.join(names)}")
+        for name, limbs in (("a", a_limbs), ("b", b_limbs)):
+            if len(limbs) != p.limb_count or any(len(x) != p.n for x in limbs):
+                raise ValueError(f"{name}: want {p.limb_count} limbs of {p.n} residues, got {len(limbs)} limbs")
+            for l, (x, q) in enumerate(zip(limbs, p.primes)):
+                bad = next((i for i, r in enumerate(x) if not 0 <= r < q), None)
+                if bad is not None:
+                    raise ValueError(f"{name}: limb {l} coefficient {bad} = {x[bad]} is not a residue mod {q}")
+        mem = Memory(p)
+        for l in range(p.limb_count):
+            mem.load("a", l, a_limbs[l])
+            mem.load("b", l, b_limbs[l])
+        for ps, blocks in schedule(p):
+            gens = self._generators(ps.name)
+            for blk in blocks:
+                data = [self._gather(mem, blk, region) for region in ps.reads]
+                out = getattr(self, "_" + ps.name)(blk, data, gens[blk.limb] if gens else None)
+                for region, values in zip(ps.writes, out):
+                    self._scatter(mem, blk, region, values)
+            if ps.name == until:
+                break
+        return mem
+
+    # ---- Memory to block and back ----
+    @staticmethod
+    def _gather(mem: Memory, blk, region: str):
+        """The block's rows x cols words of one region, from its read bursts (placed where each
+        burst says it belongs; its data come from where its address points)."""
+        m = [[None] * blk.cols for _ in range(blk.rows)]
+        for b in blk.reads:
+            if b.region == region:
+                m[b.row - blk.row0][b.col - blk.col0:b.col - blk.col0 + b.elements] = mem.read(b)
+        if any(v is None for r in m for v in r):
+            raise RuntimeError(f"{blk.pass_name}: the bursts of {region} do not cover the block")
+        return m
+
+    @staticmethod
+    def _scatter(mem: Memory, blk, region: str, m):
+        for b in blk.writes:
+            if b.region == region:
+                mem.write(b, m[b.row - blk.row0][b.col - blk.col0:b.col - blk.col0 + b.elements])
+
+    def _generators(self, pass_name: str):
+        if pass_name == "columns":
+            # twist psi^j2 (step psi), middle twiddle omega^j2 (step omega)
+            return [ColumnGenerator(k.psi, k.omega, 1, k.q) for k in self.k]
+        if pass_name == "columns_inverse":
+            # untwist n^-1 psi^-j2 (step psi^-1), inverse middle twiddle omega^-j2 (step omega^-1)
+            return [ColumnGenerator(k.psi_inv, k.omega_inv, k.n_inv, k.q) for k in self.k]
+        return None
+
+    # ---- The passes, on one block ----
+    def _columns(self, blk, data, gen):
+        """Twist by psi^(j2 + n2 j1), n1-point NTT of each column, middle twiddle omega^(j2 k1)."""
+        k, n1 = self.k[blk.limb], self.p.n1
+        outs = []
+        starts = [gen.column(blk.col0 + c) for c in range(blk.cols)]
+        for m in data:
+            out = [[0] * blk.cols for _ in range(n1)]
+            for c, (twist0, twiddle_step) in enumerate(starts):
+                twist = running_powers(twist0, k.psi_n2, n1, k.q)
+                col = [m[r][c] * twist[r] % k.q for r in range(n1)]
+                spec = _ntt(col, k.q, k.col_roots)
+                middle = running_powers(1, twiddle_step, n1, k.q)
+                for k1 in range(n1):
+                    out[k1][c] = spec[k1] * middle[k1] % k.q
+            outs.append(out)
+        return outs
+
+    def _rows(self, blk, data, gen):
+        """n2-point NTTs of the row of a and b, pointwise product, n2-point inverse NTT (unscaled:
+        the row comes back times n2, which columns_inverse's n^-1 removes)."""
+        k = self.k[blk.limb]
+        fa = _ntt(data[0][0], k.q, k.row_roots)
+        fb = _ntt(data[1][0], k.q, k.row_roots)
+        prod = [x * y % k.q for x, y in zip(fa, fb)]
+        return [[_ntt(prod, k.q, k.row_roots_inv)]]
+
+    def _columns_inverse(self, blk, data, gen):
+        """Inverse middle twiddle omega^-(j2 k1), n1-point inverse NTT, n^-1 psi^-(j2 + n2 j1)."""
+        k, n1 = self.k[blk.limb], self.p.n1
+        m = data[0]
+        out = [[0] * blk.cols for _ in range(n1)]
+        for c in range(blk.cols):
+            untwist0, twiddle_step = gen.column(blk.col0 + c)
+            middle = running_powers(1, twiddle_step, n1, k.q)
+            col = _ntt([m[k1][c] * middle[k1] % k.q for k1 in range(n1)], k.q, k.col_roots_inv)
+            untwist = running_powers(untwist0, k.psi_inv_n2, n1, k.q)
+            for j1 in range(n1):
+                out[j1][c] = col[j1] * untwist[j1] % k.q
+        return [out]
+
+
+# ---- Command line: the schedule's figures for one engine ----
+def summary(p: MultipassParams, f_hz: float, latency_s: float, bandwidths=(256e9, 25.6e9)) -> str:
+    c = costs(p)
+    lay = Layout(p)
+    lines = [f"n = {p.n}, n1 = {p.n1}, n2 = {p.n2}, L = {p.limb_count} ({p.limb_mode}), w = {p.limb_bits}, "
+             f"slot {p.slot_bits} b, P = {p.lanes}, bus {p.bus_bits} b, burst {p.burst_beats} beats "
+             f"({lay.burst_bytes} B, {lay.burst_elements} coefficients)",
+             f"Q has {p.Q.bit_length()} bits; on chip per limb engine and operand: a column block of n1 x "
+             f"{lay.burst_elements} = {p.n1 * lay.burst_elements:,} words, a row of n2 = {p.n2:,}", "",
+             "| pass | read bursts | write bursts | bytes read | bytes written | stream cycles | port cycles |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for x in c.passes:
+        lines.append(f"| {x.name} | {x.read_bursts:,} | {x.write_bursts:,} | {x.bytes_read:,} | {x.bytes_written:,} "
+                     f"| {x.stream_cycles:,} | {x.port_cycles:,} |")
+    lines += ["", f"bytes moved per product: {c.bytes_moved:,}",
+              f"cycles per product: {c.cycles():,} (no latency); "
+              f"{c.cycles(latency_cycles=round(latency_s * f_hz)):,} with {latency_s * 1e9:g} ns per pass boundary",
+              f"at f_clk = {f_hz / 1e6:g} MHz: bandwidth needed {c.bandwidth_needed(f_hz) / 1e9:.2f} GB/s on average, "
+              f"{c.peak_bandwidth(f_hz) / 1e9:.2f} GB/s in the busiest pass"]
+    for bw in bandwidths:
+        r, w = c.outstanding(f_hz, bw, latency_s)
+        lines.append(f"B = {bw / 1e9:g} GB/s: max(cycles/f, bytes/B) = {c.time_bound(f_hz, bw) * 1e6:.3f} us; "
+                     f"pass by pass with {latency_s * 1e9:g} ns latency {c.time_per_product(f_hz, bw, latency_s) * 1e6:.3f} us; "
+                     f"outstanding bursts to hide it: {r} reads, {w} writes")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m polymul.multipass",
+                                 description="The multi-pass engine's memory schedule: bytes, cycles, bandwidth, time")
+    ap.add_argument("--n", type=int, required=True)
+    ap.add_argument("--n1", type=int, required=True)
+    ap.add_argument("--logq", type=int, help="limbs: the single-pass engine's primes of --limb-bits bits for this log q")
+    ap.add_argument("--limb-bits", type=int)
+    ap.add_argument("--primes", type=lambda s: [int(x, 0) for x in s.split(",")], help="limbs: explicit, comma-separated")
+    ap.add_argument("--lanes", type=int, default=4)
+    ap.add_argument("--bus-bits", type=int, default=256)
+    ap.add_argument("--burst-beats", type=int, default=2)
+    ap.add_argument("--limb-mode", default="side", choices=LIMB_MODES)
+    ap.add_argument("--f-mhz", type=float, required=True, help="the engine's clock (an assumption until the RTL exists)")
+    ap.add_argument("--latency-ns", type=float, default=0.0, help="the memory's round trip")
+    a = ap.parse_args(argv)
+    if a.primes is None:
+        if a.logq is None or a.limb_bits is None:
+            ap.error("give --primes, or --logq and --limb-bits")
+        a.primes = stream_primes(a.n, a.logq, a.limb_bits)
+    try:
+        p = MultipassParams(a.n, a.primes, a.n1, lanes=a.lanes, bus_bits=a.bus_bits, burst_beats=a.burst_beats,
+                            limb_mode=a.limb_mode, limb_bits=a.limb_bits)
+    except MultipassError as e:
+        ap.exit(2, f"error: {e}\n")
+    print(summary(p, a.f_mhz * 1e6, a.latency_ns * 1e-9))
+
+
+if __name__ == "__main__":
+    main()
