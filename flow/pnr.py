@@ -145,46 +145,54 @@ def _float(v):
 
 def corner_figures(final: dict, period_ns: float, half_cycle: dict = None) -> dict:
     """Per PDK corner (tt, ss, ff): worst setup and hold slack over the RC corners, and the critical
-    path: the smallest period that meets setup. A path between rising edges needs period - slack
-    (LibreLane's worst-slack metrics); a path from one edge to the other (an OpenRAM macro's read
-    data, launched at the falling edge: flow/sta.py) has half the period and needs period - 2 slack,
-    from `half_cycle` (half_cycle_slacks: per corner, the worst such slack in STAPostPNR's reports)."""
+    path: the smallest period that meets setup. A path between like edges needs period - slack; a
+    path from one edge to the other (an OpenRAM macro's read data, launched at the falling edge:
+    flow/sta.py) has half the period and needs period - 2 slack. LibreLane's worst-slack metrics
+    do not tell the kinds apart: where STAPostPNR's reports list half-cycle paths (`half_cycle`,
+    from half_cycle_slacks), each kind's worst slack comes from the reports and the larger need
+    wins; otherwise every path is taken to have the whole period."""
     out = {}
     for corner in CORNERS:
         setup = [float(v) for k, v in final.items() if k.startswith("timing__setup__ws__corner:") and k.endswith(corner)]
         hold = [float(v) for k, v in final.items() if k.startswith("timing__hold__ws__corner:") and k.endswith(corner)]
         r2r = [float(v) for k, v in final.items() if k.startswith("timing__setup_r2r__ws__corner:") and k.endswith(corner)]
         half = (half_cycle or {}).get(corner) or {}
-        if setup:
-            ws = min(setup)
-            cp = period_ns - ws
-            cp_r2r = period_ns - min(r2r) if r2r else None
-            if half.get("ws_ns") is not None:
-                cp = max(cp, period_ns - 2 * half["ws_ns"])
-            if half.get("ws_r2r_ns") is not None and cp_r2r is not None:
-                cp_r2r = max(cp_r2r, period_ns - 2 * half["ws_r2r_ns"])
-            out[corner] = {"setup_ws_ns": round(ws, 4), "hold_ws_ns": round(min(hold), 4) if hold else None,
-                           "critical_path_ns": round(cp, 4),
-                           # register to register only: no port, so none of the SDC's I/O delay in it
-                           "critical_path_r2r_ns": round(cp_r2r, 4) if cp_r2r is not None else None}
-            if half.get("paths"):
-                out[corner]["half_cycle_ws_ns"] = half["ws_ns"]
+        if not setup:
+            continue
+        ws = min(setup)
+        cp = period_ns - ws
+        cp_r2r = period_ns - min(r2r) if r2r else None
+        if half.get("ws_ns") is not None:
+            full = half.get("full_ws_ns")
+            cp = max(period_ns - (ws if full is None else full), period_ns - 2 * half["ws_ns"])
+            if cp_r2r is not None and half.get("ws_r2r_ns") is not None:
+                full_r2r = half.get("full_ws_r2r_ns")
+                cp_r2r = max(period_ns - (min(r2r) if full_r2r is None else full_r2r), period_ns - 2 * half["ws_r2r_ns"])
+        out[corner] = {"setup_ws_ns": round(ws, 4), "hold_ws_ns": round(min(hold), 4) if hold else None,
+                       "critical_path_ns": round(cp, 4),
+                       # register to register only: no port, so none of the SDC's I/O delay in it
+                       "critical_path_r2r_ns": round(cp_r2r, 4) if cp_r2r is not None else None}
+        if half.get("paths"):
+            out[corner]["half_cycle_ws_ns"] = half["ws_ns"]
     return out
 
 
 def half_cycle_slacks(run: Path) -> dict:
-    """Per PDK corner, the worst slack of the paths from one clock edge to the other over the RC
-    corners' STAPostPNR setup reports (max.rpt, sta.half_cycle_worst); {} where there are none."""
+    """Per PDK corner, over the RC corners' STAPostPNR setup reports (max.rpt, sta.half_cycle_worst):
+    the worst slack of the paths from one clock edge to the other and of those between like edges;
+    {} for a corner whose reports list no path of the first kind."""
     from sta import half_cycle_worst
     step = next(iter(sorted(run.glob("*-openroad-stapostpnr"))), None)
     out = {}
+
+    def worst(found, key):
+        return min((h[key] for h in found if h[key] is not None), default=None)
     for corner in CORNERS:
         found = [half_cycle_worst(f.read_text(errors="replace")) for f in sorted(step.glob(f"*_{corner}/max.rpt"))] if step else []
         found = [h for h in found if h["paths"]]
         if found:
-            out[corner] = {"ws_ns": min(h["ws_ns"] for h in found),
-                           "ws_r2r_ns": min((h["ws_r2r_ns"] for h in found if h["ws_r2r_ns"] is not None), default=None),
-                           "paths": sum(h["paths"] for h in found)}
+            out[corner] = {k: worst(found, k) for k in ("ws_ns", "ws_r2r_ns", "full_ws_ns", "full_ws_r2r_ns")}
+            out[corner]["paths"] = sum(h["paths"] for h in found)
     return out
 
 

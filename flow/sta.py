@@ -106,11 +106,16 @@ def report_paths(text: str) -> list:
 
 
 def half_cycle_worst(text: str) -> dict:
-    """The worst slack among a report's paths from one clock edge to the other (the OpenRAM macros'
-    read data, launched at the falling edge): over all of them and over register-to-register ones,
-    None where the report lists none; and how many such paths it lists. The period such a path needs
-    is period - 2 slack (module docstring)."""
-    half = [p for p in report_paths(text) if p["launch"] != p["capture"]]
-    r2r = [p["slack_ns"] for p in half if p["r2r"]]
-    return {"ws_ns": min((p["slack_ns"] for p in half), default=None), "ws_r2r_ns": min(r2r, default=None),
-            "paths": len(half)}
+    """The worst slacks of a report's paths, apart by kind: from one clock edge to the other (the
+    OpenRAM macros' read data, launched at the falling edge; ws_ns, ws_r2r_ns) and between like
+    edges (full_ws_ns, full_ws_r2r_ns), over all paths and register-to-register ones; None where the
+    report lists none of a kind; and how many paths of the first kind it lists. A path of the first
+    kind needs period - 2 slack, one of the second period - slack (module docstring)."""
+    paths = report_paths(text)
+    half = [p for p in paths if p["launch"] != p["capture"]]
+    full = [p for p in paths if p["launch"] == p["capture"]]
+
+    def worst(ps, r2r=False):
+        return min((p["slack_ns"] for p in ps if p["r2r"] or not r2r), default=None)
+    return {"ws_ns": worst(half), "ws_r2r_ns": worst(half, True), "full_ws_ns": worst(full),
+            "full_ws_r2r_ns": worst(full, True), "paths": len(half)}

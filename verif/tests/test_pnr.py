@@ -161,15 +161,22 @@ Endpoint: b_reg (rising edge-triggered flip-flop clocked by clk)
 def test_half_cycle_paths_need_twice_their_slack():
     import sta
     h = sta.half_cycle_worst(HALF_CYCLE_REPORT)
-    assert h == {"ws_ns": -0.2, "ws_r2r_ns": 0.5, "paths": 2}
+    assert h == {"ws_ns": -0.2, "ws_r2r_ns": 0.5, "full_ws_ns": -1.0, "full_ws_r2r_ns": -1.0, "paths": 2}
     corner = CORNERS[1]
-    final = {f"timing__setup__ws__corner:nom_{corner}": -1.0, f"timing__setup_r2r__ws__corner:nom_{corner}": 0.3}
+    final = {f"timing__setup__ws__corner:nom_{corner}": -1.0, f"timing__setup_r2r__ws__corner:nom_{corner}": -1.0}
     c = pnr.corner_figures(final, 30.8, {corner: h})[corner]
-    # rise -> rise: 30.8 + 1.0; the input's fall -> rise path: 30.8 + 2 x 0.2 < 31.8; r2r: the macro's
-    # half-cycle path 30.8 - 2 x 0.5 = 29.8 against the rise -> rise r2r 30.5
-    assert c["critical_path_ns"] == 31.8 and c["critical_path_r2r_ns"] == 30.5
-    c = pnr.corner_figures(final, 30.8, {corner: {"ws_ns": -0.9, "ws_r2r_ns": -0.4, "paths": 1}})[corner]
-    assert c["critical_path_ns"] == 32.6 and c["critical_path_r2r_ns"] == 31.6
+    # like edges: 30.8 + 1.0; the input's half-cycle path: 30.8 + 2 x 0.2 = 31.2 < 31.8; r2r: the
+    # macro's half-cycle path 30.8 - 2 x 0.5 = 29.8 against the like-edge r2r 31.8
+    assert c["critical_path_ns"] == 31.8 and c["critical_path_r2r_ns"] == 31.8
+    # the worst path a half-cycle one (the SRAM tile, 2026-11-28): period - slack would count its half
+    # period twice; its need is period - 2 slack, and the like-edge paths' own worst decides the rest
+    tile = {"ws_ns": 5.05, "ws_r2r_ns": 5.05, "full_ws_ns": 20.74, "full_ws_r2r_ns": 20.74, "paths": 160}
+    final = {f"timing__setup__ws__corner:nom_{corner}": 5.05, f"timing__setup_r2r__ws__corner:nom_{corner}": 5.05}
+    c = pnr.corner_figures(final, 30.8, {corner: tile})[corner]
+    assert c["critical_path_ns"] == 20.7 and c["critical_path_r2r_ns"] == 20.7
+    tile.update(ws_ns=-2.82, ws_r2r_ns=-2.82)
+    c = pnr.corner_figures({**final, f"timing__setup__ws__corner:nom_{corner}": -2.82}, 30.8, {corner: tile})[corner]
+    assert c["critical_path_ns"] == 36.44
 
 
 def test_report_sums_drc_and_absent_stays_absent():
