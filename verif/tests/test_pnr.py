@@ -184,8 +184,10 @@ def test_report_sums_drc_and_absent_stays_absent():
     assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": 2, "klayout__drc_error__count": 1}) == 3
     assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": None,
                                 "klayout__drc_error__count": 0}) is None
-    model = pnr_table.fit_runtime([{"_m": 1, "synth_cells": 1000, "runtime_s": 100},
-                                   {"_m": 1, "synth_cells": 4000, "runtime_s": 800}])
+    runs = [{"_m": {}, "synth_cells": 1000, "runtime_s": 100}, {"_m": {}, "synth_cells": 4000, "runtime_s": 800},
+            # a design with macros: its die, not its cells, sets its time; listed, not fitted
+            {"_m": {"macro_count": 4}, "synth_cells": 2000, "runtime_s": 3000}]
+    model = pnr_table.fit_runtime(runs)
     assert abs(model["b"] - 1.5) < 1e-9 and abs(model["a"] * 1000 ** 1.5 - 100) < 1e-6
 
 
