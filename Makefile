@@ -284,6 +284,8 @@ $(SW)/polymul_flint: tools/polymul_flint.c
 	@mkdir -p $(SW)
 	$(SW_CC) -O2 -Wall -o $@.tmp $< -lflint -lgmp -lmpfr && mv $@.tmp $@
 
+# sw_baseline.py merges a complete run into data/baselines/cpu_strongest.json (a faster figure replaces an
+# entry, a slower one never does; flow/reports/cpu_strongest.py, docs/polymul_baselines.md): commit that file.
 sw-baseline: setup sw-tools
 	.venv/bin/python flow/reports/sw_baseline.py --reps $(REPS) --kernel-reps $(KERNEL_REPS) $(if $(SETS),--sets $(SETS))
 

@@ -413,7 +413,7 @@ def stamp() -> str:
 # ---- the software baselines ----
 
 def cpu_info() -> dict:
-    """The first CPU's fields of /proc/cpuinfo ("model name", "cpu family", "model", "cpu MHz")."""
+    """The first CPU's fields of /proc/cpuinfo ("model name", "cpu family", "model", "cpu MHz", "flags")."""
     fields = {}
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -426,11 +426,46 @@ def cpu_info() -> dict:
     return fields
 
 
+# The vector extensions that decide how fast an NTT library runs on a core, strongest first, each
+# with the /proc/cpuinfo flags it needs: tfhe-ntt takes its 52-bit IFMA path only with avx512ifma, and
+# on a core with AVX2 alone it is 3-9x slower than with IFMA (issue 40). A baseline figure carries the
+# label, so that a figure from a weaker core is never read as the CPU's best.
+VECTOR_TIERS = ((("avx512f", "avx512ifma"), "AVX-512 IFMA"), (("avx512f",), "AVX-512F"), (("avx2",), "AVX2"))
+VECTOR_FLAGS = ("avx2", "avx512f", "avx512ifma")
+NO_VECTOR_EXTENSIONS = "none"
+
+
+def _flag_set(flags) -> set:
+    return set(flags.split()) if isinstance(flags, str) else set(flags or ())
+
+
+def vector_flags(flags) -> list:
+    """The flags of VECTOR_FLAGS among `flags` (/proc/cpuinfo's "flags" line, or an iterable), in that order."""
+    have = _flag_set(flags)
+    return [f for f in VECTOR_FLAGS if f in have]
+
+
+def vector_extensions(flags) -> str:
+    """The canonical label of the strongest vector extension tier `flags` has: "AVX-512 IFMA",
+    "AVX-512F", "AVX2" or "none" (also on a CPU without x86 flags)."""
+    have = _flag_set(flags)
+    return next((label for need, label in VECTOR_TIERS if have.issuperset(need)), NO_VECTOR_EXTENSIONS)
+
+
+def cpu_identity(cpu: dict = None) -> dict:
+    """The CPU a figure was measured on: model, the extension label and the flags it comes from."""
+    cpu = cpu_info() if cpu is None else cpu
+    flags = cpu.get("flags", "")
+    return {"cpu_model": cpu.get("model name") or platform.processor() or "unknown",
+            "cpu_extensions": vector_extensions(flags), "cpu_vector_flags": vector_flags(flags)}
+
+
 def machine() -> dict:
-    """The machine a baseline runs on: the date (UTC), the CPU and its core count, the kernel."""
+    """The machine a baseline runs on: the date (UTC), the CPU (model, vector extensions) and its
+    core count, the kernel."""
     cpu = cpu_info()
     return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "cpu_model": cpu.get("model name") or platform.processor() or "unknown",
+            **cpu_identity(cpu),
             "cpu_family_model": " / ".join(cpu.get(k, "?") for k in ("cpu family", "model")),
             "cpu_mhz": cpu.get("cpu MHz"), "cpu_count": os.cpu_count(), "kernel": platform.release()}
 
@@ -439,5 +474,8 @@ def write_json_atomic(out: Path, data):
     """out, written whole or not at all: an earlier file stays until the new one is complete."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f"{out.name}.tmp{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, out)
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        os.replace(tmp, out)
+    finally:  # a failed write leaves no partial file beside out (it may be a committed one)
+        tmp.unlink(missing_ok=True)

@@ -6,8 +6,10 @@ reports/polymul_dse_<n>_<logq>.png.
     flow/reports/polymul_best.py [--offchip-gbps 256]
 
 Reads every stream design in the build folder (`build/<d>/rtl/<d>.json` with "kind":
-"polymul_stream") with its `build/<d>/harden/metrics.json`, the software baselines
-(`build/sw_baseline/results.json`, `make sw-baseline`), the SSA paper's Table IV
+"polymul_stream") with its `build/<d>/harden/metrics.json`, the strongest software baselines measured
+(`data/baselines/cpu_strongest.json`: per set and library the fastest figure any machine measured,
+with its CPU and vector extensions; `make sw-baseline` merges into it, flow/reports/cpu_strongest.py),
+the SSA paper's Table IV
 (`data/papers/millar.toml`), today's best SRAM tile per set (`reports/polymul_table.csv`, written by
 flow/reports/polymul_table.py earlier in the same `make reports`) and the exploration's record of the
 points it did not run (`build/dse/polymul.json`, flow/dse_polymul.py). It never runs the flow. A
@@ -26,10 +28,11 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 
 import layout
 from harden import flow_sha256
-from reports import common, polymul_arch, polymul_best_fpga, polymul_levers
+from reports import common, cpu_strongest, polymul_arch, polymul_best_fpga, polymul_levers
 from reports.common import (fmt, generated_by, harden_result, md_head, pyplot, read_json, same_rtl, save_figure, stamp,
                             tools_text, write_csv, write_md)
 
@@ -47,7 +50,8 @@ OFFCHIP_NAME = "one HBM2 stack: 1024 data pins x 2.0 Gbit/s"
 OFFCHIP_GBYTES_S = 1024 * 2.0 / 8
 
 CSV_FIELDS = ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
-              "latency_us", "tfhe_ntt_us", "flint3_us", "ntl_us", "fpga_paper_us", "ratio_vs_tfhe_ntt"]
+              "latency_us", "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "flint3_us", "ntl_us", "fpga_paper_us",
+              "ratio_vs_tfhe_ntt"]
 NAME = "polymul_best"
 
 
@@ -96,37 +100,47 @@ def io_bits_per_cycle(mf: dict):
     return sum(w[k] for k in ("in_a", "in_b", "out_c")) if all(k in w for k in ("in_a", "in_b", "out_c")) else None
 
 
-def sw_results(path=None):
-    """build/sw_baseline/results.json keyed by (n, logq), or None."""
-    j = read_json(path or layout.BUILD / "sw_baseline" / "results.json")
-    if not j:
-        return None
-    j["by_set"] = {(s["n"], s["logq"]): s for s in j.get("sets", [])}
-    return j
+def cpu_store(path=None):
+    """The store of the strongest CPU figures (data/baselines/cpu_strongest.json, or path), or None
+    when there is none. A store that cannot be read stops the report (cpu_strongest.StoreError names
+    the fix): the figures would otherwise silently be absent."""
+    p = Path(path or cpu_strongest.STORE)
+    return cpu_strongest.load(p) if p.exists() else None
 
 
-def baselines(sw, n: int, logq: int, pretransformed: bool = False) -> dict:
-    """The libraries' minimum us per product at a set (None where absent or not ok). tfhe-ntt's
+def measured_on(e) -> str:
+    """'AVX-512 IFMA, AMD EPYC, 2026-11-28': the core and date of a stored entry; None when absent."""
+    return f"{e['cpu_extensions']}, {e['cpu_model']}, {str(e['date'])[:10]}" if e else None
+
+
+def baselines(store, n: int, logq: int, pretransformed: bool = False) -> dict:
+    """The strongest stored figure per library at a set: its minimum us per product and the core it
+    was measured on (None where the store has no checked figure: absent, never a stand-in). tfhe-ntt's
     variant matches the engine's work: the full product, or b already transformed (`pre`) for an
-    engine that takes one operand transformed; the other libraries time the full product only."""
-    s = ((sw or {}).get("by_set") or {}).get((n, logq)) or {}
-    libs = s.get("libraries") or {}
+    engine that takes one operand transformed, from the same stored entry; the other libraries time
+    the full product only."""
+    libs = {k: cpu_strongest.entry(store, n, logq, k) for k in cpu_strongest.LIBRARY_KEYS} if store else {}
+    libs = {k: e for k, e in libs.items() if e and e.get("status") == "ok"}
 
     def fig(key, variant, stat="min"):
-        e = libs.get(key) or {}
-        return e.get(f"{variant}_{stat}_us") if e.get("status") == "ok" else None
+        return (libs.get(key) or {}).get(f"{variant}_{stat}_us")
     tv = "pre" if pretransformed else "full"
     t = libs.get("tfhe_ntt") or {}
-    configs = (t.get("configs") or []) if t.get("status") == "ok" else []
+    configs = t.get("configs") or []
     tfhe, tfhe_med = fig("tfhe_ntt", tv), fig("tfhe_ntt", tv, "median")
-    if tv == "pre" and configs:  # the entry is the fastest full product's size; the fastest pre may be another's
-        c = min(configs, key=lambda c: c["pre_min_us"])
-        if c["pre_min_us"] < tfhe:
+    pres = [c for c in configs if c.get("pre_min_us") is not None]
+    if tv == "pre" and pres:  # the entry is the fastest full product's size; the fastest pre may be another's
+        c = min(pres, key=lambda c: c["pre_min_us"])
+        if tfhe is None or c["pre_min_us"] < tfhe:
             tfhe, tfhe_med = c["pre_min_us"], c.get("pre_median_us")
     return {"tfhe_ntt_us": tfhe, "tfhe_ntt_median_us": tfhe_med, "tfhe_ntt_variant": tv,
             "tfhe_ntt_L": t.get("L"), "tfhe_ntt_plan": (f"{t['api'].split('::')[0]}, {t['L']} x {max(t['prime_bits'])} bits"
-                                                         if t.get("status") == "ok" and t.get("api") else None),
+                                                         if t.get("api") else None),
             "tfhe_ntt_configs": configs,
+            # the entry the ratio uses: where and when it was measured
+            "tfhe_ntt_cpu": t.get("cpu_model"), "tfhe_ntt_extensions": t.get("cpu_extensions"),
+            "tfhe_ntt_date": t.get("date"), "tfhe_ntt_load": t.get("load_average"), "tfhe_ntt_version": t.get("version"),
+            "measured_on": {k: measured_on(libs.get(k)) for k in cpu_strongest.LIBRARY_KEYS},
             "flint3_us": fig("flint3", "full"), "flint3_median_us": fig("flint3", "full", "median"),
             "ntl_us": fig("ntl", "full"), "ntl_median_us": fig("ntl", "full", "median"),
             "flint2_us": fig("flint2", "full"), "flint2_median_us": fig("flint2", "full", "median")}
@@ -229,7 +243,7 @@ def best_of(points: list):
 
 # ---------------------------------------------------------------- the whole picture
 
-def collect(sw_path=None, paper_path=None, tile_path=None) -> dict:
+def collect(store_path=None, paper_path=None, tile_path=None) -> dict:
     """Every stream design's point, grouped by set, each set's best, baselines, paper and tile figures."""
     pts = {}
     seen = {}
@@ -248,7 +262,7 @@ def collect(sw_path=None, paper_path=None, tile_path=None) -> dict:
             pts[(other["n"], other["logq"])].remove(other)
         seen[k] = p
         pts.setdefault((p["n"], p["logq"]), []).append(p)
-    sw, paper, tile = sw_results(sw_path), paper_table4(paper_path), tiles(tile_path)
+    sw, paper, tile = cpu_store(store_path), paper_table4(paper_path), tiles(tile_path)
     table1 = paper_sets(paper_path)
     # The paper's Table I sets only (the goal's three among them): a stream design at another (n, log q)
     # is a test configuration, counted in the report but not tabled.
@@ -270,7 +284,8 @@ def best_row(s: dict) -> dict:
     """The set's polymul_best.csv row (CSV_FIELDS); absent figures are None (an empty field)."""
     b, base, paper = s["best"], s["base"], s["paper"]
     row = {"n": s["n"], "logq": s["logq"], "design": b["design"] if b else None,
-           "tfhe_ntt_us": base["tfhe_ntt_us"], "flint3_us": base["flint3_us"], "ntl_us": base["ntl_us"],
+           "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
+           "tfhe_ntt_extensions": base["tfhe_ntt_extensions"], "flint3_us": base["flint3_us"], "ntl_us": base["ntl_us"],
            "fpga_paper_us": paper["us"] if paper else None}
     if b:
         row.update({k: b[k] for k in ("area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s", "latency_us")})
@@ -305,7 +320,8 @@ def goal_check(s: dict) -> list:
     t = base["tfhe_ntt_us"]
     add(f"throughput >= {GOAL_TFHE.get(key, 1.0):g}x tfhe-ntt ({base['tfhe_ntt_variant']} product, one core)",
         GOAL_TFHE.get(key, 1.0), t / us if t and us else None,
-        f"tfhe-ntt {fmt(t, '.3f')} us per product (min), ours {fmt(us, '.3f')} us")
+        f"tfhe-ntt {fmt(t, '.3f')} us per product (min; the strongest stored entry: "
+        f"{base['measured_on']['tfhe_ntt'] or 'absent'}), ours {fmt(us, '.3f')} us")
     pu = paper["us"] if paper else None
     add(f"throughput >= {GOAL_FPGA:g}x the SSA paper's placed-and-routed FPGA (Table IV)", GOAL_FPGA,
         pu / us if pu and us else None,
@@ -403,8 +419,8 @@ def best_table_lines(data: dict = None) -> list:
     """The best design per set as markdown (the table polymul_table.md opens with)."""
     data = data or collect()
     L = md_head("n", "log q", "design", "area (mm2)", "macros (mm2)", "clock (MHz)", "cycles per product",
-                "products/s", "latency (us)", "tfhe-ntt (us)", "FLINT 3 (us)", "NTL (us)", "FPGA paper (us)",
-                "vs tfhe-ntt")
+                "products/s", "latency (us)", "tfhe-ntt (us)", "tfhe-ntt measured on", "FLINT 3 (us)", "NTL (us)",
+                "FPGA paper (us)", "vs tfhe-ntt")
     for s in data["sets"].values():
         r = best_row(s)
         b = s["best"]
@@ -413,7 +429,7 @@ def best_table_lines(data: dict = None) -> list:
         L.append(f"| {r['n']} | {r['logq']} | {design} | {fmt(r['area_mm2'], '.3f')} | {fmt(r['macro_mm2'], '.3f')} | "
                  f"{fmt(r['clock_mhz'], '.1f')} | {fmt(r['cycles_per_product'], ',')} | {fmt(r['throughput_per_s'], ',.0f')} | "
                  f"{fmt(r['latency_us'], '.3f')} | {fmt(r['tfhe_ntt_us'], '.3f')}{' (pre)' if s['base']['tfhe_ntt_variant'] == 'pre' else ''} | "
-                 f"{fmt(r['flint3_us'], '.2f')} | {fmt(r['ntl_us'], '.2f')} | {fmt(r['fpga_paper_us'], '.2f')} | "
+                 f"{s['base']['measured_on']['tfhe_ntt'] or 'n/a'} | {fmt(r['flint3_us'], '.2f')} | {fmt(r['ntl_us'], '.2f')} | {fmt(r['fpga_paper_us'], '.2f')} | "
                  f"{fmt(r['ratio_vs_tfhe_ntt'], '.2f', 'x')} |")
     return L
 
@@ -423,8 +439,10 @@ FORMULAS = [
     "cycles per product (n/P: one product accepted every n/P cycles in steady state); us per product = 1 / products/s; "
     "latency = (latency_cycles + cycles per product) x period, from the first input beat accepted to the last output "
     "beat read; area = standard cells + macros (their Liberty area); area-time = area (mm2) x us per product.",
-    "Baselines: each library's minimum us per product on one core (build/sw_baseline/results.json, `make sw-baseline`), "
-    "for the same work: the engine transforms both operands, so tfhe-ntt's figure is its full product (a design "
+    "Baselines: each library's minimum us per product on one core, the strongest figure measured for the set on any "
+    "of our machines (data/baselines/cpu_strongest.json: `make sw-baseline` replaces an entry only by a faster one; "
+    "docs/polymul_baselines.md), with the CPU and vector extensions it was measured on (\"tfhe-ntt measured on\": "
+    "the entry vs tfhe-ntt uses), for the same work: the engine transforms both operands, so tfhe-ntt's figure is its full product (a design "
     "taking b already transformed would be compared with tfhe-ntt's pre-transformed product, marked (pre)). "
     "vs tfhe-ntt = tfhe-ntt's us per product / ours. FPGA paper = Table IV latency / fmax (Millar et al., placed "
     "and routed). The best design of a set: the highest throughput among the measured points within 25 mm2, the "
@@ -542,31 +560,37 @@ def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S,
     sw = data["sw"]
     L += ["## Where the baselines come from", ""]
     if sw:
-        e = sw.get("environment", {})
-
         def load(x):  # /proc/loadavg's three figures: the 1-minute one
             return x[0] if isinstance(x, (list, tuple)) and x else x
-        L.append(f"build/sw_baseline/results.json (`make sw-baseline`): {e.get('cpu_model')}, pinned core "
-                 f"{e.get('pinned_cpu')}, 1-minute load average {fmt(load(e.get('load_average_start')), '.2f')} at the start "
-                 f"and {fmt(load(e.get('load_average_end')), '.2f')} at the end, {e.get('date')}; the minimum of the timed products (the median "
-                 "beside it below). docs/polymul_baselines.md has the method.")
+        L.append(f"{cpu_strongest.shown()} (flow/reports/cpu_strongest.py): per set and library "
+                 "the strongest figure measured on any of our machines, the minimum of the timed products on one pinned "
+                 "core (the median beside it). `make sw-baseline` merges each run into it and replaces an entry only by "
+                 "a faster one, so a rerun on a core with weaker vector extensions keeps the stronger entry. Each entry "
+                 "names the core it was measured on (vector extensions, CPU model, date) and the 1-minute load average "
+                 "at the set's start; vs tfhe-ntt uses the tfhe-ntt entry of its row. docs/polymul_baselines.md has the "
+                 "method.")
         L.append("")
         L.append("tfhe-ntt: the fastest of the prime sizes the run tried per set (62 bits on prime64's Shoup path, 50 "
                  "on its IFMA path, 31 on prime32; L limbs each, the fewest whose product has log q bits); "
                  "\"sizes\" gives each one's full-product minimum (us, L).")
-        L += ["", *md_head("n", "log q", "tfhe-ntt min / median (us)", "L", "tfhe-ntt plan", "sizes", "FLINT 3", "NTL",
-                           "FLINT 2.9")]
+        L += ["", *md_head("n", "log q", "tfhe-ntt min / median (us)", "L", "tfhe-ntt plan", "sizes", "tfhe-ntt measured on",
+                           "load", "FLINT 3", "NTL", "FLINT 2.9", "FLINT 3, NTL, FLINT 2.9 measured on")]
         for key, s in sets.items():
             bb = s["base"]
             sizes = "; ".join(f"{c['prime_bits_max']} bits: {c['full_min_us']:.3f} (L = {c['L']})"
                               for c in bb.get("tfhe_ntt_configs") or []) or "n/a"
+            others = "; ".join(dict.fromkeys(bb["measured_on"][k] for k in ("flint3", "ntl", "flint2")
+                                             if bb["measured_on"][k])) or "n/a"
             L.append(f"| {key[0]} | {key[1]} | {fmt(bb['tfhe_ntt_us'], '.3f')} / {fmt(bb['tfhe_ntt_median_us'], '.3f')} | "
                      f"{fmt(bb['tfhe_ntt_L'])} | {bb.get('tfhe_ntt_plan') or 'n/a'} | {sizes} | "
+                     f"{bb['measured_on']['tfhe_ntt'] or 'n/a'} | {fmt(load(bb['tfhe_ntt_load']), '.2f')} | "
                      f"{fmt(bb['flint3_us'], '.2f')} / {fmt(bb['flint3_median_us'], '.2f')} | "
                      f"{fmt(bb['ntl_us'], '.2f')} / {fmt(bb['ntl_median_us'], '.2f')} | "
-                     f"{fmt(bb['flint2_us'], '.2f')} / {fmt(bb['flint2_median_us'], '.2f')} |")
+                     f"{fmt(bb['flint2_us'], '.2f')} / {fmt(bb['flint2_median_us'], '.2f')} | {others} |")
     else:
-        L.append("No software baseline in this build folder: every library figure is absent. Fix: `make sw-baseline`.")
+        L.append(f"No store of CPU baselines ({cpu_strongest.shown()}): every library figure is "
+                 "absent. Fix: `make sw-baseline` (it merges its run into the store), or "
+                 "`.venv/bin/python flow/reports/cpu_strongest.py` to seed it from build/sw_baseline/results.json.")
     L += ["", "The SSA paper: Millar et al., Table IV (data/papers/millar.toml; verif/ntt/millar_tables.py).", "", stamp()]
     write_md("polymul_dse.md", L)
     for key, s in sets.items():
@@ -680,7 +704,7 @@ def plot(s: dict):
                    edgecolor="k", zorder=5, label=f"best: {s['best']['design']}")
     ax.axvline(AREA_BUDGET_UM2 / 1e6, color="r", ls="--", lw=1, label="25 mm2")
     base, paper, tile = s["base"], s["paper"], s["tile"]
-    for v, lab, c in ((base["tfhe_ntt_us"], f"tfhe-ntt ({base['tfhe_ntt_variant']}), 1 core", "C2"),
+    for v, lab, c in ((base["tfhe_ntt_us"], f"tfhe-ntt ({base['tfhe_ntt_variant']}), 1 core, {base['tfhe_ntt_extensions']}", "C2"),
                       (base["flint3_us"], "FLINT 3, 1 core", "C3"), (base["ntl_us"], "NTL, 1 core", "C4"),
                       (paper["us"] if paper else None, "SSA paper FPGA (Table IV)", "C5")):
         if v:
@@ -708,7 +732,11 @@ def main():
                     help=f"the off-chip memory's bandwidth in GB/s for the larger sets (default {OFFCHIP_GBYTES_S:g}: {OFFCHIP_NAME})")
     a = ap.parse_args()
     name = OFFCHIP_NAME if a.offchip_gbps == OFFCHIP_GBYTES_S else "given with --offchip-gbps"
-    write_reports(collect(), a.offchip_gbps, name)
+    try:
+        data = collect()
+    except cpu_strongest.StoreError as e:
+        sys.exit(f"polymul_best: {e}")
+    write_reports(data, a.offchip_gbps, name)
 
 
 if __name__ == "__main__":

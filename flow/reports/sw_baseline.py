@@ -5,7 +5,7 @@ machine with NTL (the SSA paper's library), FLINT 2.9 (C), FLINT 3 (python-flint
 (Zama's NTT crate, the strongest NTT library; RNS limbs).
 
     flow/reports/sw_baseline.py [--sets 1024_19,4096_62] [--reps 7] [--kernel-reps 2000]
-                                [--budget 10] [--seed 1] [--cpu 1] [--no-build]
+                                [--budget 10] [--seed 1] [--cpu 1] [--no-build] [--store PATH | --no-store]
     make sw-baseline [SETS=...] [REPS=...] [KERNEL_REPS=...]
 
 docs/polymul_baselines.md describes what each library measures and the result schema. For each of
@@ -45,6 +45,13 @@ flint_median_s, ntl, flint: seconds) and "libraries": one entry per library in m
 (LIBRARY_KEYS). It is written atomically, with build/sw_baseline/results.md beside it (the table
 this script prints), and only when every set succeeded: a failed run leaves an earlier
 results.json as it was.
+
+Every figure says which core it came from: the environment and each library entry record the CPU
+model and its vector extensions ("AVX-512 IFMA", "AVX-512F", "AVX2" or "none", from /proc/cpuinfo's
+flags; tfhe-ntt also per prime size, use_ifma). After a complete run the results are merged into the
+committed store of the strongest figures, data/baselines/cpu_strongest.json (flow/reports/cpu_strongest.py:
+an entry is replaced only by a faster one, one line per decision; --store, --no-store), which
+reports/polymul_best.csv compares with: a rerun on a weaker core keeps the stronger entry.
 """
 import argparse
 import contextlib
@@ -62,8 +69,9 @@ from pathlib import Path
 
 from layout import BUILD
 from ntt.millar_tables import PaperTableError, paper_sets, paper_table2
+from reports import cpu_strongest as cs
 from reports import tfhe_ntt as tn
-from reports.common import machine, write_json_atomic
+from reports.common import cpu_identity, machine, write_json_atomic
 
 try:
     import flint  # python-flint (requirements.txt)
@@ -513,6 +521,10 @@ def run_set(s, seed: int, reps: int, budget: float, workdir: Path, kernel_reps: 
         libs["tfhe_ntt"] = {"library": "tfhe-ntt", "status": tfhe_status,
                             "reason": f"{tn.binary()} is {tfhe_status} and this run was told not to build it",
                             "install": "make sw-tfhe-ntt"}
+    cpu = cpu_identity()  # the core each figure came from, kept with the figure (the store merges entries)
+    for e in libs.values():
+        if e.get("status") == "ok":
+            e.update(cpu)
     row = {
         "name": s.name, "n": s.n, "logq": s.logq, "security": s.security,
         "q": str(s.q), "psi": str(s.psi), "seed": seed, "load_average": load,
@@ -539,7 +551,8 @@ def summary(result: dict) -> str:
     env = result["environment"]
     t3, f3 = env["tfhe_ntt"], env["python_flint"]
     L = [f"# Software baseline: negacyclic product, coefficient form to coefficient form, one core", "",
-         f"{env['date']}, {env['cpu_model']} ({env['cpu_count']} cores), {env['pinning']}; load average "
+         f"{env['date']}, {env['cpu_model']} ({env.get('cpu_extensions', 'extensions not recorded')}; "
+         f"{env['cpu_count']} cores), {env['pinning']}; load average "
          f"{env['load_average_start']} at the start, {env['load_average_end']} at the end.", "",
          f"NTL {env.get('ntl_version')} and FLINT {env.get('flint_version')} (C, {env['cxx']}, {env['flags']}), "
          f"up to {result['reps']} timed products; "
@@ -636,6 +649,10 @@ def main(argv=None) -> int:
     ap.add_argument("--no-build", action="store_true",
                     help="do not build tfhe-ntt when it is missing or stale (its entry then says so)")
     ap.add_argument("--out", type=Path, default=OUT, help=f"the result file (default {OUT})")
+    store = ap.add_mutually_exclusive_group()
+    store.add_argument("--store", type=Path, default=cs.STORE,
+                       help=f"the store of the strongest figures the run is merged into (default {cs.STORE})")
+    store.add_argument("--no-store", action="store_true", help="do not merge the run into the store (a trial run)")
     args = ap.parse_args(argv)
     try:
         sets = select_sets(args.sets)
@@ -648,10 +665,20 @@ def main(argv=None) -> int:
     print(summary(result))
     k = len(result["sets"])
     print(f"sw_baseline: {k} set{'' if k == 1 else 's'} in {result['wall_s']:.1f} s on {env['cpu_model']} "
-          f"(NTL {env['ntl_version']}, FLINT {env['flint_version']}, GMP {env['gmp_version']}, "
+          f"({env['cpu_extensions']}; NTL {env['ntl_version']}, FLINT {env['flint_version']}, GMP {env['gmp_version']}, "
           f"python-flint: {env['python_flint'].get('python_flint_version', 'absent')}, "
           f"tfhe-ntt: {env['tfhe_ntt'].get('version', env['tfhe_ntt']['status'])}) -> {args.out} "
           f"and {args.out.with_suffix('.md')}")
+    if args.no_store:
+        print(f"sw_baseline: not merged into {cs.STORE} (--no-store)")
+        return 0
+    try:  # after the run is complete: a failed run never reaches the store
+        for line in cs.merge_file(result, args.store):
+            print(f"cpu store: {line}")
+    except cs.StoreError as e:
+        print(f"sw_baseline: the run is in {args.out}, but merging it into the store failed: {e}; the store is "
+              f"unchanged", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -21,8 +21,9 @@ Per n the CLI prints one JSON line:
     untimed ones), all L limbs in one timed repetition: "full" = both operands transformed
     (copy a and b, 2 fwd + mul_assign_normalize + inv per limb), "pre" = b already in NTT form
     (copy a, 1 fwd + mul_assign_normalize + inv per limb);
-  * the crate's version (from Cargo.lock), rustc's version, the CPU (/proc/cpuinfo), the load
-    average before and after, the date.
+  * the crate's version (from Cargo.lock), rustc's version, the CPU and its vector extensions
+    (/proc/cpuinfo: cpu_extensions "AVX-512 IFMA", "AVX-512F", "AVX2" or "none", beside the
+    program's own use_ifma), the load average before and after, the date.
 
 When cargo is missing the line says "absent" and names the command that installs Rust; it never
 carries a figure. When cargo is there but the program is not built (or older than its sources),
@@ -172,7 +173,8 @@ def run(n: int, primes_, reps: int = DEFAULT_REPS, seed: int = 1) -> dict:
             "reps": t["reps"], "full_min_us": t["full_min_us"], "full_median_us": t["full_median_us"],
             "pre_min_us": t["pre_min_us"], "pre_median_us": t["pre_median_us"], "use_ifma": t["use_ifma"],
             "checked": "kronecker (Python big integers)", "threads": 1, "rustflags": RUSTFLAGS,
-            "rustc": rustc_version(), "cpu_model": m["cpu_model"], "cpu_count": m["cpu_count"],
+            "rustc": rustc_version(), "cpu_model": m["cpu_model"], "cpu_extensions": m["cpu_extensions"],
+            "cpu_vector_flags": m["cpu_vector_flags"], "cpu_count": m["cpu_count"],
             "load_average_start": load_start, "load_average_end": list(os.getloadavg()), "date": m["date"]}
 
 

@@ -208,7 +208,7 @@ def test_ciel_command_is_librelanes_pinned_version():
 # ---- report generators: a wrong option stops before anything is read or written ----
 
 @pytest.mark.parametrize("script", ["asic_table", "ntt_table", "reduction_table", "polymul_table", "intfft_table",
-                                    "fpga_table", "sw_baseline", "intfft_baseline"])
+                                    "fpga_table", "sw_baseline", "intfft_baseline", "cpu_strongest"])
 def test_report_generator_with_a_wrong_option(script):
     before = {p: p.stat().st_mtime_ns for p in (ROOT / "reports").glob("*")}
     check([PY, FLOW / "reports" / f"{script}.py", "--no-such-option"], "unrecognized arguments: --no-such-option",

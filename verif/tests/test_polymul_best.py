@@ -18,7 +18,7 @@ import dse_polymul
 import layout
 import registry
 from harden import flow_sha256
-from reports import common
+from reports import common, cpu_strongest
 from reports import polymul_best as pb
 
 TILE_CSV = """n,logq,design,asic
@@ -87,17 +87,28 @@ def add_metrics(d, mf, std_um2, cp_ns, rtl=None):
     layout.metrics(d).write_text(json.dumps(m))
 
 
-def sw_results(tfhe_2048=True):
+CPU = {"cpu_model": "test CPU", "cpu_extensions": "AVX-512 IFMA", "cpu_vector_flags": ["avx2", "avx512f", "avx512ifma"]}
+
+
+def sw_results(tfhe_2048=True, cpu=CPU, date="2026-11-25T00:00:00+00:00"):
+    """A build/sw_baseline/results.json as make sw-baseline writes it (the fields the store keeps)."""
     def lib(full, pre=None, status="ok"):
-        return {"status": status, "full_min_us": full, "full_median_us": full * 1.1 if full else None,
-                "pre_min_us": pre, "pre_median_us": pre, "L": 1}
+        e = {"status": status, "version": "0.7.1", "full_min_us": full, "full_median_us": full * 1.1 if full else None,
+             "pre_min_us": pre, "pre_median_us": pre, "L": 1, "check": {"passed": True, "reference": "schoolbook", "seed": 1}}
+        return {**e, **cpu} if status == "ok" else {"status": status, "reason": "test"}
     sets = []
     for (n, logq), t in (((1024, 19), 9.0), ((2048, 33), 19.0), ((4096, 62), 40.0)):
         # at (2048, 33) an entry that is not "ok" (a stale program's): its figure must not be used
         tf = lib(t, t * 0.7) if (n != 2048 or tfhe_2048) else lib(t, t * 0.7, status="stale")
-        sets.append({"n": n, "logq": logq, "libraries": {"tfhe_ntt": tf, "flint3": lib(50.0 * n / 1024), "ntl": lib(200.0 * n / 1024),
-                                                         "flint2": lib(48.0 * n / 1024)}})
-    return {"environment": {"cpu_model": "test CPU", "date": "2026-11-25"}, "sets": sets}
+        sets.append({"n": n, "logq": logq, "load_average": [0.5, 0.4, 0.3],
+                     "libraries": {"tfhe_ntt": tf, "flint3": lib(50.0 * n / 1024), "ntl": lib(200.0 * n / 1024),
+                                   "flint2": lib(48.0 * n / 1024)}})
+    return {"environment": {**cpu, "date": date, "pinned_cpu": 1}, "reps": 7, "kernel_reps": 2000, "sets": sets}
+
+
+def seed_store(results):
+    """What make sw-baseline does after its run: merge the results into the store of strongest figures."""
+    return cpu_strongest.merge_file(results, cpu_strongest.STORE)
 
 
 @pytest.fixture
@@ -112,6 +123,9 @@ def tree(tmp_path, monkeypatch):
     (reports / "polymul_table.csv").write_text(TILE_CSV)
     (build / "sw_baseline").mkdir()
     (build / "sw_baseline" / "results.json").write_text(json.dumps(sw_results(tfhe_2048=False)))
+    # the reports read the store, never this machine's results.json alone: a store of its own per test
+    monkeypatch.setattr(cpu_strongest, "STORE", tmp_path / "data" / "baselines" / "cpu_strongest.json")
+    seed_store(sw_results(tfhe_2048=False))
     # (1024, 19): P = 4 within, P = 8 within and faster (the best), P = 16 faster still but 30 mm2
     add_design(build, manifest("polymul_1024_19_s4_w20", 1024, 19, 4, 20, 1), std_um2=3e6, cp_ns=2.0)
     add_design(build, manifest("polymul_1024_19_s8_w20", 1024, 19, 8, 20, 1, macro_um2=5e6), std_um2=10e6, cp_ns=2.5)
@@ -139,7 +153,8 @@ def test_best_csv_columns_and_values(tree):
     pb.write_reports()
     fields, rows = read_csv(reports)
     assert fields == ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
-                      "latency_us", "tfhe_ntt_us", "flint3_us", "ntl_us", "fpga_paper_us", "ratio_vs_tfhe_ntt"]
+                      "latency_us", "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "flint3_us", "ntl_us",
+                      "fpga_paper_us", "ratio_vs_tfhe_ntt"]
     r = rows[(1024, 19)]
     # P = 16 is faster but 30 mm2: the best within 25 mm2 is P = 8 (10 mm2 of cells + 5 of macros)
     assert r["design"] == "polymul_1024_19_s8_w20"
@@ -149,6 +164,7 @@ def test_best_csv_columns_and_values(tree):
     assert int(r["throughput_per_s"]) == 3_125_000                      # 400 MHz / 128 cycles
     assert float(r["latency_us"]) == pytest.approx((675 + 128) * 2.5 / 1000, abs=1e-4)
     assert float(r["tfhe_ntt_us"]) == 9.0 and float(r["flint3_us"]) == 50.0 and float(r["ntl_us"]) == 200.0
+    assert (r["tfhe_ntt_cpu"], r["tfhe_ntt_extensions"]) == ("test CPU", "AVX-512 IFMA")
     assert float(r["fpga_paper_us"]) == pytest.approx(7390 / 299, abs=1e-3)  # Table IV: latency / fmax
     assert float(r["ratio_vs_tfhe_ntt"]) == pytest.approx(9.0 / 0.32, abs=1e-3)
     assert set(rows) >= {(1024, 19), (2048, 33), (4096, 62), (16384, 243)}
@@ -161,6 +177,7 @@ def test_budget_filter_and_absent(tree):
     # (2048, 33): the tfhe-ntt entry is not "ok": empty fields, no ratio; the others are there
     r = rows[(2048, 33)]
     assert r["design"] == "polymul_2048_33_s4_w18" and r["tfhe_ntt_us"] == "" and r["ratio_vs_tfhe_ntt"] == ""
+    assert r["tfhe_ntt_cpu"] == r["tfhe_ntt_extensions"] == ""       # absent: no CPU named either
     assert float(r["flint3_us"]) == 100.0
     # (4096, 62): only a result of other RTL: no design, no figures of ours; baselines still there
     r = rows[(4096, 62)]
@@ -183,13 +200,53 @@ def test_budget_filter_and_absent(tree):
 
 def test_no_baselines_at_all(tree):
     build, reports = tree
-    (build / "sw_baseline" / "results.json").unlink()
+    cpu_strongest.STORE.unlink()
     pb.write_reports()
     _, rows = read_csv(reports)
     r = rows[(1024, 19)]
     assert r["tfhe_ntt_us"] == r["flint3_us"] == r["ntl_us"] == r["ratio_vs_tfhe_ntt"] == ""
+    assert r["tfhe_ntt_cpu"] == r["tfhe_ntt_extensions"] == ""
     assert r["design"] == "polymul_1024_19_s8_w20"
-    assert "No software baseline" in (reports / "polymul_dse.md").read_text()
+    assert "No store of CPU baselines" in (reports / "polymul_dse.md").read_text()
+
+
+def test_ratio_uses_the_strongest_stored_entry(tree):
+    """A later run on a core with AVX2 only (slower tfhe-ntt, faster FLINT 3) is merged as make sw-baseline
+    does and becomes build/sw_baseline/results.json: the CSV's tfhe-ntt figure, CPU and extensions are
+    still the stored AVX-512 IFMA entry's, the ratio uses it, and the reports name that entry; FLINT 3 takes
+    the faster AVX2 figure. A set the store lacks stays absent."""
+    build, reports = tree
+    avx2 = {"cpu_model": "slow CPU", "cpu_extensions": "AVX2", "cpu_vector_flags": ["avx2"]}
+    weaker = sw_results(cpu=avx2, date="2026-11-28T00:00:00+00:00")
+    for st in weaker["sets"]:
+        libs = st["libraries"]
+        libs["tfhe_ntt"].update(full_min_us=3 * libs["tfhe_ntt"]["full_min_us"])
+        libs["flint3"].update(full_min_us=0.5 * libs["flint3"]["full_min_us"])
+    (build / "sw_baseline" / "results.json").write_text(json.dumps(weaker))
+    lines = seed_store(weaker)
+    assert any(l.startswith("1024_19 tfhe-ntt: kept 9.000 µs (AVX-512 IFMA, test CPU, 2026-11-25)") for l in lines)
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    r = rows[(1024, 19)]
+    assert (float(r["tfhe_ntt_us"]), r["tfhe_ntt_cpu"], r["tfhe_ntt_extensions"]) == (9.0, "test CPU", "AVX-512 IFMA")
+    assert float(r["ratio_vs_tfhe_ntt"]) == pytest.approx(9.0 / 0.32, abs=1e-3)
+    assert float(r["flint3_us"]) == 25.0
+    # (2048, 33): the fixture's run had no tfhe-ntt figure there; this run's (57 us, AVX2) is the first: stored
+    r = rows[(2048, 33)]
+    assert (float(r["tfhe_ntt_us"]), r["tfhe_ntt_cpu"], r["tfhe_ntt_extensions"]) == (57.0, "slow CPU", "AVX2")
+    md = (reports / "polymul_dse.md").read_text()
+    best = next(l for l in md.splitlines() if l.startswith("| 1024 | 19 | `polymul_1024_19_s8_w20`"))
+    assert "| 9.000 | AVX-512 IFMA, test CPU, 2026-11-25 |" in best
+    assert "(min; the strongest stored entry: AVX-512 IFMA, test CPU, 2026-11-25)" in md
+    where = md.split("## Where the baselines come from")[1]
+    assert "data/baselines/cpu_strongest.json" in where and "replaces an entry only by a faster one" in where
+    row = next(l for l in where.splitlines() if l.startswith("| 1024 | 19 |"))
+    assert "| AVX-512 IFMA, test CPU, 2026-11-25 | 0.50 |" in row and row.endswith("| AVX2, slow CPU, 2026-11-28; "
+                                                                                  "AVX-512 IFMA, test CPU, 2026-11-25 |")
+    # a set the store has never seen: every baseline column empty, no CPU named
+    assert pb.baselines(cpu_strongest.load(), 8192, 123)["tfhe_ntt_cpu"] is None
+    assert pb.best_row({"n": 8192, "logq": 123, "best": None, "paper": None,
+                        "base": pb.baselines(cpu_strongest.load(), 8192, 123)})["tfhe_ntt_extensions"] is None
 
 
 def test_goal_check_arithmetic(tree):
@@ -574,7 +631,8 @@ def test_tfhe_ntt_prime_sizes(tree):
                  {"prime_bits_max": 62, "api": "prime64", "L": 1, "full_min_us": 8.8, "pre_min_us": 6.1},
                  {"prime_bits_max": 50, "api": "prime64", "L": 1, "full_min_us": 4.6, "pre_min_us": 2.2},
                  {"prime_bits_max": 31, "api": "prime32", "L": 1, "full_min_us": 3.3, "pre_min_us": 2.5}])
-    (build / "sw_baseline" / "results.json").write_text(json.dumps(res))
+    cpu_strongest.STORE.unlink()
+    seed_store(res)
     sw = pb.collect()["sw"]
     full, pre = pb.baselines(sw, 1024, 19), pb.baselines(sw, 1024, 19, pretransformed=True)
     assert full["tfhe_ntt_us"] == 3.3 and full["tfhe_ntt_plan"] == "prime32, 1 x 31 bits"

@@ -21,6 +21,7 @@ import sympy
 
 import papers
 from ntt import millar_tables as mt
+from reports import common, cpu_strongest
 from reports import sw_baseline as sb
 
 # Xilinx DS891 (Zynq UltraScale+ MPSoC overview), XCZU9EG: 912 BRAM36 = 1,824 BRAM18, 2,520 DSP
@@ -237,6 +238,10 @@ def test_run_one_set(tools, tmp_path):
     assert env["ntl_version"] and env["flint_version"] and env["gmp_version"] and env["cpu_model"]
     assert len(env["load_average_start"]) == len(env["load_average_end"]) == 3 and env["date"]
     assert env["pinning"] and saved["L_rule"] == sb.L_RULE
+    # the core every figure came from: the model and its vector extensions (/proc/cpuinfo's flags)
+    here = common.cpu_identity()
+    assert (env["cpu_extensions"], env["cpu_vector_flags"]) == (here["cpu_extensions"], here["cpu_vector_flags"])
+    assert env["cpu_extensions"] in ("AVX-512 IFMA", "AVX-512F", "AVX2", "none")
     # one entry per library, in microseconds; an entry without status "ok" carries no figure
     libs = row["libraries"]
     assert list(libs) == list(sb.LIBRARY_KEYS) == saved["libraries"]
@@ -244,6 +249,7 @@ def test_run_one_set(tools, tmp_path):
         if e["status"] != "ok":
             assert not any(k.endswith("_us") for k in e) and e["install"], key
             continue
+        assert (e["cpu_model"], e["cpu_extensions"]) == (env["cpu_model"], env["cpu_extensions"]), key
         assert 0 < e["full_min_us"] <= e["full_median_us"], key
         assert e["reps"] >= 3 and e["check"]["passed"] and e["check"]["reference"].startswith("schoolbook"), key
         assert e["L"] == len(e["moduli"]) == len(e["prime_bits"]), key
@@ -355,8 +361,9 @@ def test_failed_run_keeps_earlier_results(tools, tmp_path, monkeypatch):
         return j
 
     monkeypatch.setattr(sb, "bench", flint_differs)
-    with pytest.raises(sb.BaselineError, match=r"FLINT 2.9 \(nmod_poly\)'s product differs from the independent "
-                                               r"Python product for polymul_1024_19"):
+    # the route named is the faster by median, nmod or fmpz_mod: on a loaded machine either can win
+    with pytest.raises(sb.BaselineError, match=r"FLINT 2.9 \((nmod|fmpz_mod)_poly\)'s product differs from the "
+                                               r"independent Python product for polymul_1024_19"):
         sb.run(sb.select_sets("1024_19"), reps=1, kernel_reps=5, out=out, progress=None, build=False)
     assert json.loads(out.read_text()) == {"earlier": True}
     assert list(tmp_path.iterdir()) == [out]        # no operand files or partial results left
@@ -376,3 +383,50 @@ def test_ntl_checked_against_python(tools, tmp_path, monkeypatch):
     monkeypatch.setattr(sb, "bench", both_wrong)
     with pytest.raises(sb.BaselineError, match="NTL's product differs from the independent Python product"):
         _run_quick(tmp_path / "results.json")
+
+
+# ---- (f) the store of the strongest figures (flow/reports/cpu_strongest.py; test_cpu_strongest.py has the rule) ----
+
+def _main_quick(tmp_path, store, *extra):
+    return sb.main(["--sets", "1024_19", "--reps", "3", "--kernel-reps", "20", "--no-build",
+                    "--out", str(tmp_path / "results.json"), "--store", str(store), *extra])
+
+
+def test_main_merges_the_run_into_the_store(tools, tmp_path, capsys):
+    """make sw-baseline's command merges its run into the store and prints one line per set and library; a
+    store holding faster figures (another machine's) keeps them."""
+    store = tmp_path / "cpu_strongest.json"
+    assert _main_quick(tmp_path, store) == 0
+    out = capsys.readouterr().out
+    here = common.cpu_identity()
+    saved = cpu_strongest.load(store)
+    ntl = cpu_strongest.entry(saved, 1024, 19, "ntl")
+    assert (ntl["cpu_model"], ntl["cpu_extensions"]) == (here["cpu_model"], here["cpu_extensions"])
+    assert f"cpu store: 1024_19 NTL: new, {ntl['full_min_us']:,.3f} µs ({here['cpu_extensions']}" in out
+    assert ntl["full_min_us"] == json.loads((tmp_path / "results.json").read_text())["sets"][0]["libraries"]["ntl"]["full_min_us"]
+    # a store whose NTL figure is faster than any this machine can time: kept, and said so
+    saved["sets"]["1024_19"]["libraries"]["ntl"].update(full_min_us=0.001, cpu_model="a faster CPU", cpu_extensions="AVX-512 IFMA")
+    store.write_text(json.dumps(saved))
+    assert _main_quick(tmp_path, store) == 0
+    assert "cpu store: 1024_19 NTL: kept 0.001 µs (AVX-512 IFMA, a faster CPU" in capsys.readouterr().out
+    assert cpu_strongest.entry(cpu_strongest.load(store), 1024, 19, "ntl")["cpu_model"] == "a faster CPU"
+    before = store.read_bytes()
+    assert sb.main(["--sets", "1024_19", "--reps", "3", "--kernel-reps", "20", "--no-build",
+                    "--out", str(tmp_path / "results.json"), "--no-store"]) == 0
+    assert "(--no-store)" in capsys.readouterr().out and store.read_bytes() == before
+
+
+def test_failed_run_leaves_the_store_unchanged(tools, tmp_path, monkeypatch, capsys):
+    store = tmp_path / "cpu_strongest.json"
+    store.write_text(json.dumps(cpu_strongest.empty()))
+    before = store.read_bytes()
+    real = sb.bench
+
+    def ntl_differs(tool, path, reps, budget):
+        j = real(tool, path, reps, budget)
+        j["checksum"] = "fnv1a64:0000000000000000" if tool == "ntl" else j["checksum"]
+        return j
+    monkeypatch.setattr(sb, "bench", ntl_differs)
+    assert _main_quick(tmp_path, store) == 1
+    assert "NTL's product differs" in capsys.readouterr().err
+    assert store.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["cpu_strongest.json"]

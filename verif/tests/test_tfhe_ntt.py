@@ -88,6 +88,10 @@ def test_run_line():
     assert (r["n"], r["L"], r["primes"], r["version"]) == (1024, 2, [str(q) for q in qs], tn.crate_version())
     assert 0 < r["full_min_us"] <= r["full_median_us"] and 0 < r["pre_min_us"] <= r["pre_median_us"]
     assert len(r["load_average_start"]) == 3 and r["cpu_model"]
+    # the core's vector extensions beside the program's own use_ifma (a figure never read without its core)
+    assert r["cpu_extensions"] in ("AVX-512 IFMA", "AVX-512F", "AVX2", "none")
+    if any(r["use_ifma"]):                           # the IFMA path runs only on a core the label calls one
+        assert r["cpu_extensions"] == "AVX-512 IFMA"
     json.dumps(r)
 
 
