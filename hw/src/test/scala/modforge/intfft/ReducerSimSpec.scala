@@ -23,8 +23,9 @@ class ReducerSimSpec extends AnyFunSuite {
     ((b + c) << h) - a - b + d
   }
 
-  // make test: one prime of each reducer (general, Fermat, Solinas); test-long adds fermat32 (TestTier)
-  for (name <- TestTier.pick(Seq("general32", "fermat64", "solinas64"), Seq("fermat32"))) {
+  // make test: the general and the Solinas reducer (FermatTwiddleSimSpec and the intfft benches run the
+  // Fermat arithmetic); test-long adds both Fermat primes (TestTier)
+  for (name <- TestTier.pick(Seq("general32", "solinas64"), Seq("fermat32", "fermat64"))) {
     val g = IntFftParams.group(name).get
     test(s"${g.reducer.name} reducer of $name: edge and $ops random inputs against x mod p") {
       val p = g.p
