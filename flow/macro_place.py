@@ -61,7 +61,7 @@ def floorplan(instances, sizes: dict, stdcell_area_um2: float, util: float, halo
         per_row = int((side - 2 * edge_um + halo_um) // (w + halo_um))
         rows = math.ceil(len(instances) / per_row) if per_row else 99
         # standard cells: between the rows' halos, edge to edge less the macros' edges
-        middle = side - 2 * edge_um - rows * h - min(rows, 2) * halo_um
+        middle = side - 2 * edge_um - rows * (h + halo_um)
         if rows <= 2 and middle > 0 and middle * (side - 2 * edge_um) >= need:
             break
         side = _grid(side + step_um, step_um)

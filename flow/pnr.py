@@ -50,9 +50,10 @@ def target_period_ns(synth_metrics: dict) -> float:
     return round(math.ceil(cp / step - 1e-9) * step, 4)
 
 
-def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict = None, tools=None) -> dict:
-    """The Classic configuration of one design (written to build/<d>/librelane/config.pnr.json)."""
-    from configs import macros_config
+def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict = None, tools=None,
+               synth: dict = None) -> dict:
+    """The Classic configuration of one design (written to build/<d>/librelane/config.pnr.json);
+    `synth` is its post-synthesis metrics.json (current_synthesis), which sizes a die with macros."""
     sram = manifest.get("sram") or {}
     c = {
         "DESIGN_NAME": design,
@@ -69,11 +70,11 @@ def pnr_config(design: str, manifest: dict, pdk, period_ns: float, extra: dict =
     if fixes:  # a copy with its open boundaries closed (flow/pdk.py layout_cell_gds)
         c["CELL_GDS"] = [str(gds)]
     if sram.get("macro_models"):
-        c.update(macro_floorplan(design, sram["macro_models"], pdk, tools))
+        c.update(macro_floorplan(design, sram["macro_models"], pdk, tools, synth["design__instance__area"]))
     return c
 
 
-def macro_floorplan(design: str, names, pdk, tools) -> dict:
+def macro_floorplan(design: str, names, pdk, tools, stdcell_area_um2: float) -> dict:
     """MACROS with each instance placed (flow/macro_place.py), the die that holds them, their power
     hookup and halos (pdk_config/layout.json `macro`), and their views for the layout: a black-box
     header for the lint (flow/macro_blackbox.py) and, where the PDK has no GDS, the LEF abstract's
@@ -85,13 +86,12 @@ def macro_floorplan(design: str, names, pdk, tools) -> dict:
     from pdk import sram_views
     mc = LAYOUT["macro"]
     out = layout.BUILD / "pdk_layout"
-    synth = json.loads(layout.metrics(design).read_text())
     m = macros_config(pdk, names, with_macros=True)["MACROS"]
     views = {n: sram_views(pdk, n) for n in m}
-    insts = netlist_instances(layout.design_dir(design) / "harden" / f"{design}.nl.v", list(m))
+    insts = netlist_instances(layout.netlist(design), list(m))
     if not insts:
         raise FlowError(f"{design}: its manifest names macros {sorted(m)}, but its netlist instantiates none")
-    fp = floorplan(insts, {n: lef_size_um(v.lef, n) for n, v in views.items()}, synth["design__instance__area"],
+    fp = floorplan(insts, {n: lef_size_um(v.lef, n) for n, v in views.items()}, stdcell_area_um2,
                    LAYOUT["librelane"]["FP_CORE_UTIL"] / 100, mc["halo_um"], mc["edge_um"], growth=mc["growth"])
     for name, macro in m.items():
         v = views[name]
@@ -250,7 +250,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     period = period_ns or target_period_ns(synth)
     ll = layout.librelane_dir(design)
     cfg = ll / "config.pnr.json"
-    cfg.write_text(json.dumps(pnr_config(design, manifest, pdk, period, extra, tools), indent=2) + "\n")
+    cfg.write_text(json.dumps(pnr_config(design, manifest, pdk, period, extra, tools, synth), indent=2) + "\n")
     env = layout_env(tools, sys.executable, layout.BUILD / "eda_bin")
     t0 = time.monotonic()
     print(f"[pnr {design}   0.0 s] LibreLane Classic (Modforge.Netlist for Yosys.Synthesis) on {shown(cfg)}, "

@@ -39,9 +39,8 @@ class VariantSpec extends AnyFunSuite {
   // make test: one (each is a Verilator build; the GShoup one took 53 s, docs/testing.md "Tiers"); make
   // test-long (MODFORGE_SIM_OPS set): all four. The `_fast` configurations also run the cocotb bench at RTL
   // (32 bits) in make test, shoup_32_fast at gate level.
-  val long = sys.env.contains("MODFORGE_SIM_OPS")
   for ((f, n) <- Seq(Barrett -> "barrett_32__p111111110_mbdks") ++
-    (if (long) Seq(GShoupFamily -> "gshoup_32__p1111111111_mbdhc", ShoupFamily -> "shoup_32__p111111_madbk",
+    (if (TestTier.long) Seq(GShoupFamily -> "gshoup_32__p1111111111_mbdhc", ShoupFamily -> "shoup_32__p111111_madbk",
       Barrett -> "barrett_32__p111100100_t27_mbwsk") else Nil)) {
     test(s"$n: $ops random operations against a*b % m") {
       val d = Registry.parse(n).fold(e => fail(e), identity)
