@@ -1,33 +1,33 @@
 """The multi-pass polymul engine's software model (issue 40): a bit-exact model of the negacyclic
 product c = a b mod (x^n + 1) in Z_Q, Q = prod q_l, computed as the engine will, in passes over
 external memory (Bailey's four-step FFT: D. H. Bailey, "FFTs in external or hierarchical memory",
-J. Supercomputing 4, 1990). The memory schedule and its costs are ``polymul.multipass_schedule``;
-docs/polymul_multipass.md describes both.
+J. Supercomputing 4, 1990, in a negacyclic form whose rows are negacyclic products). The memory
+schedule and its costs are ``polymul.multipass_schedule``; docs/polymul_multipass.md describes both
+and proves the formulation.
 
-Per limb q (psi a primitive 2n-th root of unity mod q, omega = psi^2, n = n1 n2, coefficient
-i = j2 + n2 j1 at row j1, column j2 of an n1 x n2 matrix):
+Per limb q (psi a primitive 2n-th root of unity mod q, n = n1 n2, coefficient i = j2 + n2 j1 at
+row j1, column j2 of an n1 x n2 matrix, r1 = psi^n2 a primitive 2 n1-th root):
 
-* the negacyclic twist a_i psi^i turns x^n + 1 into the cyclic x^n - 1;
-* the cyclic n-point NTT in four steps: n2 column NTTs of n1 points (root omega^n2), the middle
-  twiddles omega^(j2 k1), n1 row NTTs of n2 points (root omega^n1); the spectrum's entry
-  k1 + n1 k2 then sits at row k1, column k2;
-* the pointwise product, and the inverse through the same steps backwards, scaled by n^-1 and
-  untwisted by psi^-i.
+* ``columns``: for each column j2 of a and of b, the negacyclic n1-point NTT with root r1,
+  C_j2(k1) = sum_j1 a[j2 + n2 j1] r1^((2 k1 + 1) j1), then the middle twiddle:
+  X[k1][j2] = C_j2(k1) psi^((2 k1 + 1 - n1) j2) (exponent mod 2n), written to x (and Y to y);
+* ``rows``: for each row k1, Z[k1] = X[k1] Y[k1] mod (y^n2 + 1), the negacyclic n2-point product,
+  computed by the single-pass streaming engine's arithmetic (``polymul.stream_model``) at n2 with
+  psi2 = psi^n1, written over x;
+* ``columns_inverse``: for each column j2, Z[k1][j2] psi^(-(2 k1 + 1 - n1) j2), then the negacyclic
+  n1-point inverse NTT with root r1 (n1^-1 included): c[j2 + n2 j1], written to c.
 
-The engine's three passes (the schedule module says why three): ``columns`` does the twist, the
-column NTTs and the middle twiddles of a and b; ``rows`` the row NTTs, the pointwise product and
-the inverse row NTTs (a cyclic product of each row, scaled by n2); ``columns_inverse`` the inverse
-middle twiddles, the inverse column NTTs and n^-1 psi^-i. Data moves between passes only through
+No twist of the whole polynomial, no untwist, no n^-1: the negacyclic wrap lives in the column
+transforms (r1) and in the rows' products (mod y^n2 + 1). Data moves between passes only through
 the flat memory, by the schedule's bursts.
 
-**Twiddles are generated, not read from an n-entry table.** The twist psi^(j2 + n2 j1) and the middle
-twiddles omega^(j2 k1) are running products (:func:`running_powers`): down column j2, the twist starts
-at psi^j2 and steps by psi^n2, the middle twiddle starts at 1 and steps by omega^j2; the column's
-starts psi^j2 and omega^j2 are themselves running products across the columns (steps psi and omega).
-So the engine keeps per limb a few constants (psi, omega, psi^n2, their inverses, n^-1) and the
-inner transforms' tables of n1/2 and n2/2 roots, and spends one modular multiplication per
-generated twiddle. Modular products are exact, so generated twiddles are bit-exact: the model's
-values are the engine's, canonical residues in [0, q).
+**Twiddles are generated, not read from an n-entry table** (:class:`MiddleTwiddles`): the middle
+twiddles of a column block come out in the order the pass writes them (row k1 by row, within a row
+the block's be columns) as running products, from two seeds per block that are themselves running
+products across the blocks; the column transform's weights r1^j1 (n1^-1 r1^-j1 in the inverse) are
+running products down the rows. :class:`LimbConstants` lists what a limb engine holds. Modular
+products are exact, so generated twiddles are bit-exact: the model's values are the engine's,
+canonical residues in [0, q).
 
 The RNS conversion and the CRT are ``polymul.stream.Engine``'s (imported, not copied).
 """
@@ -40,6 +40,7 @@ from ntt.ntt import find_psi
 from polymul.multipass_schedule import (AXI_DATA_BITS, LIMB_MODES, MAX_BURST_BEATS, PAGE_BYTES, Layout, Memory,
                                         costs, schedule)
 from polymul.stream import Engine
+from polymul.stream_model import limb_product
 from primetools.primes import is_probable_prime
 from primetools.proth import largest_ntt_primes
 
@@ -213,8 +214,8 @@ class MultipassParams:
 
 
 def running_powers(start: int, step: int, count: int, q: int):
-    """start, start*step, ..., start*step^(count-1) mod q: how the engine makes a twiddle sequence,
-    one modular multiplication a twiddle, from a start and a step (no table)."""
+    """start, start*step, ..., start*step^(count-1) mod q: a sequence made as the engine makes it,
+    one modular multiplication an entry, from a start and a step (no table)."""
     out = [0] * count
     t = start % q
     for i in range(count):
@@ -231,8 +232,9 @@ def _bitrev(m: int) -> Tuple[int, ...]:
 
 def _ntt(x, q: int, roots):
     """Cyclic NTT of m = len(x) points, natural order in and out, y_k = sum_j x_j r^(jk) with
-    roots[t] = r^t for t < m/2: the on-chip transform (radix-2 Cooley-Tukey, its own table of m/2
-    roots). Unscaled in both directions (the inverse is this with r^-1; 1/m is folded into n^-1)."""
+    roots[t] = r^t for t < m/2: the core of the column transform (radix-2 Cooley-Tukey, its own
+    table of m/2 roots). Unscaled in both directions (the inverse is this with r^-1; n1^-1 rides on
+    the inverse's weights)."""
     m = len(x)
     y = [x[i] for i in _bitrev(m)]
     half = 1
@@ -246,46 +248,91 @@ def _ntt(x, q: int, roots):
     return y
 
 
-class LimbConstants:
-    """What a limb engine holds for limb q: psi and omega = psi^2 with their inverses and n^-1 (the
-    generators' seeds), and the inner transforms' root tables of n1/2 and n2/2 entries."""
+class MiddleTwiddles:
+    """The middle twiddles of one limb's column pass, psi^(e (2 k1 + 1 - n1) j2) (e = 1 forward,
+    -1 in ``columns_inverse``; exponent mod 2n), generated in the order the pass writes a block
+    (:meth:`block`): row k1 = 0 .. n1 - 1, within a row the block's be columns j2 = j2_0 ..
+    j2_0 + be - 1. Running products only, g = psi^e:
 
-    def __init__(self, p: MultipassParams, q: int, psi: int):
+    * within row k1 the ratio is rho_k1 = g^(2 k1 + 1 - n1): the row's first twiddle
+      f_k1 = rho_k1^j2_0, the next ones times rho_k1;
+    * down the rows: rho_0 = g^(1 - n1) (a constant), rho_(k1+1) = rho_k1 g^2, and
+      f_0 = s_b, f_(k1+1) = f_k1 u_b, with the block's seeds s_b = g^((1 - n1) j2_0) and
+      u_b = g^(2 j2_0);
+    * across the blocks (j2_0 = b be): s_0 = u_0 = 1, s_(b+1) = s_b g^((1 - n1) be),
+      u_(b+1) = u_b g^(2 be).
+
+    So a limb engine holds four constants a direction (:attr:`constants`: rho_0, g^2, and the block
+    steps g^((1 - n1) be), g^(2 be)) and two seeds it carries from block to block, and spends
+    n1 (be + 1) modular multiplications on a block's n1 be twiddles (:attr:`mults` counts them). A
+    block out of order is refused: the engine could not follow it either."""
+
+    def __init__(self, q: int, psi: int, n: int, n1: int, be: int, inverse: bool = False):
+        if n % n1 or n // n1 % be:
+            raise ValueError(f"be = {be} does not divide n2 = n / n1 = {n // n1} (n = {n}, n1 = {n1})")
+        self.q, self.n1, self.be, self.n2 = q, n1, be, n // n1
+        g = pow(psi, -1, q) if inverse else psi % q
+        two_n = 2 * n
+        self.rho0 = pow(g, (1 - n1) % two_n, q)
+        self.rho_step = g * g % q
+        self.s_step = pow(g, (1 - n1) * be % two_n, q)
+        self.u_step = pow(g, 2 * be % two_n, q)
+        self.s, self.u = 1, 1           # block 0's seeds: j2_0 = 0
+        self.next_col0 = 0
+        self.mults = 0
+
+    @property
+    def constants(self) -> Tuple[int, int, int, int]:
+        """(rho_0, g^2, g^((1 - n1) be), g^(2 be)): what the engine holds for this direction."""
+        return self.rho0, self.rho_step, self.s_step, self.u_step
+
+    def block(self, j2_0: int):
+        """The block's twiddles, ``out[k1][c]`` for column j2_0 + c, in generation order."""
+        if j2_0 != self.next_col0:
+            raise RuntimeError(f"block at column {j2_0} visited out of order (expected {self.next_col0})")
+        q, be = self.q, self.be
+        out = []
+        first, rho = self.s, self.rho0
+        for k1 in range(self.n1):
+            row = [first] * be
+            for c in range(1, be):
+                row[c] = row[c - 1] * rho % q
+            self.mults += be - 1
+            out.append(row)
+            if k1 + 1 < self.n1:
+                first, rho = first * self.u % q, rho * self.rho_step % q
+                self.mults += 2
+        self.s, self.u = self.s * self.s_step % q, self.u * self.u_step % q
+        self.mults += 2
+        self.next_col0 = j2_0 + be
+        if self.next_col0 == self.n2:   # the pass is done: the next product starts from block 0's seeds
+            self.s, self.u, self.next_col0 = 1, 1, 0
+        return out
+
+
+class LimbConstants:
+    """What a limb engine holds for limb q (besides the two generators' carried seeds):
+
+    * the column transform (negacyclic, n1 points, root r1 = psi^n2): r1 (the weights' step down
+      the rows) and, for the inverse, r1^-1 and n1^-1 (the inverse weights' step and start), and
+      the cyclic core's root tables (r1^2)^t and (r1^-2)^t, t < n1/2;
+    * the middle twiddles' constants, four a direction (:class:`MiddleTwiddles`);
+    * the rows: psi2 = psi^n1, from which the single-pass engine at n2 has its own tables
+      (StreamTwiddles: psi2^rev(k), psi2^-rev(k), n2^-1). Any primitive 2 n2-th root would give
+      the same rows: a negacyclic product does not depend on its transform's root."""
+
+    def __init__(self, p: "MultipassParams", q: int, psi: int):
         n, n1, n2 = p.n, p.n1, p.n2
         self.q, self.psi = q, psi
-        self.psi_inv = pow(psi, -1, q)
-        self.omega = psi * psi % q
-        self.omega_inv = pow(self.omega, -1, q)
-        self.n_inv = pow(n, -1, q)
-        self.psi_n2 = pow(psi, n2, q)              # the twist's step down a column
-        self.psi_inv_n2 = pow(self.psi_inv, n2, q)
-        # The column transform's root omega^n2 (order n1) and the row transform's omega^n1 (order n2).
-        self.col_roots = running_powers(1, pow(self.omega, n2, q), max(1, n1 // 2), q)
-        self.col_roots_inv = running_powers(1, pow(self.omega_inv, n2, q), max(1, n1 // 2), q)
-        self.row_roots = running_powers(1, pow(self.omega, n1, q), max(1, n2 // 2), q)
-        self.row_roots_inv = running_powers(1, pow(self.omega_inv, n1, q), max(1, n2 // 2), q)
-
-
-class ColumnGenerator:
-    """The per-column starts of a column pass, as running products across the columns in the order
-    the pass visits them (psi^j2 and omega^j2, or their inverses): the engine keeps the last ones and
-    multiplies by psi and omega for the next column. Refuses a column out of order, which the engine
-    could not follow either."""
-
-    def __init__(self, twist_step: int, twiddle_step: int, twist_start: int, q: int):
-        self.q = q
-        self.twist_step, self.twiddle_step = twist_step, twiddle_step
-        self.twist, self.twiddle = twist_start % q, 1
-        self.next_col = 0
-
-    def column(self, j2: int):
-        if j2 != self.next_col:
-            raise RuntimeError(f"column {j2} visited out of order (expected {self.next_col})")
-        out = self.twist, self.twiddle
-        self.twist = self.twist * self.twist_step % self.q
-        self.twiddle = self.twiddle * self.twiddle_step % self.q
-        self.next_col += 1
-        return out
+        self.r1 = pow(psi, n2, q)
+        self.r1_inv = pow(self.r1, -1, q)
+        self.n1_inv = pow(n1, -1, q)
+        self.col_roots = running_powers(1, self.r1 * self.r1 % q, max(1, n1 // 2), q)
+        self.col_roots_inv = running_powers(1, self.r1_inv * self.r1_inv % q, max(1, n1 // 2), q)
+        self.psi2 = pow(psi, n1, q)
+        be = Layout(p).burst_elements
+        self.middle = MiddleTwiddles(q, psi, n, n1, be).constants
+        self.middle_inv = MiddleTwiddles(q, psi, n, n1, be, inverse=True).constants
 
 
 class MultipassModel:
@@ -309,7 +356,8 @@ class MultipassModel:
 
     def run(self, a_limbs, b_limbs, until: Optional[str] = None) -> Memory:
         """The memory after the passes, or after pass ``until`` (its name): what a bench of one pass
-        compares the RTL's memory with (x and y after ``columns``; x after ``rows``)."""
+        compares the RTL's memory with (X and Y in x and y after ``columns``; Z in x after ``rows``;
+        the product in c after ``columns_inverse``)."""
         p = self.p
         names = [ps.name for ps, _ in schedule(p)]
         if until is not None and until not in names:
@@ -356,53 +404,48 @@ class MultipassModel:
                 mem.write(b, m[b.row - blk.row0][b.col - blk.col0:b.col - blk.col0 + b.elements])
 
     def _generators(self, pass_name: str):
-        if pass_name == "columns":
-            # twist psi^j2 (step psi), middle twiddle omega^j2 (step omega)
-            return [ColumnGenerator(k.psi, k.omega, 1, k.q) for k in self.k]
-        if pass_name == "columns_inverse":
-            # untwist n^-1 psi^-j2 (step psi^-1), inverse middle twiddle omega^-j2 (step omega^-1)
-            return [ColumnGenerator(k.psi_inv, k.omega_inv, k.n_inv, k.q) for k in self.k]
-        return None
+        """One middle-twiddle generator per limb for a column pass (its seeds carry from block to
+        block of that limb)."""
+        if pass_name not in ("columns", "columns_inverse"):
+            return None
+        p, be = self.p, Layout(self.p).burst_elements
+        return [MiddleTwiddles(q, psi, p.n, p.n1, be, inverse=pass_name == "columns_inverse")
+                for q, psi in zip(p.primes, p.psis)]
 
     # ---- The passes, on one block ----
     def _columns(self, blk, data, gen):
-        """Twist by psi^(j2 + n2 j1), n1-point NTT of each column, middle twiddle omega^(j2 k1)."""
-        k, n1 = self.k[blk.limb], self.p.n1
+        """Each column's negacyclic n1-point NTT with root r1 (weights r1^j1, then the cyclic NTT
+        with root r1^2), then the middle twiddle psi^((2 k1 + 1 - n1) j2); a and b alike."""
+        k, n1, q = self.k[blk.limb], self.p.n1, self.k[blk.limb].q
+        middle = gen.block(blk.col0)
+        weight = running_powers(1, k.r1, n1, q)
         outs = []
-        starts = [gen.column(blk.col0 + c) for c in range(blk.cols)]
         for m in data:
             out = [[0] * blk.cols for _ in range(n1)]
-            for c, (twist0, twiddle_step) in enumerate(starts):
-                twist = running_powers(twist0, k.psi_n2, n1, k.q)
-                col = [m[r][c] * twist[r] % k.q for r in range(n1)]
-                spec = _ntt(col, k.q, k.col_roots)
-                middle = running_powers(1, twiddle_step, n1, k.q)
+            for c in range(blk.cols):
+                spec = _ntt([m[j1][c] * weight[j1] % q for j1 in range(n1)], q, k.col_roots)
                 for k1 in range(n1):
-                    out[k1][c] = spec[k1] * middle[k1] % k.q
+                    out[k1][c] = spec[k1] * middle[k1][c] % q
             outs.append(out)
         return outs
 
     def _rows(self, blk, data, gen):
-        """n2-point NTTs of the row of a and b, pointwise product, n2-point inverse NTT (unscaled:
-        the row comes back times n2, which columns_inverse's n^-1 removes)."""
+        """The row's negacyclic n2-point product mod (y^n2 + 1): the single-pass engine at n2."""
         k = self.k[blk.limb]
-        fa = _ntt(data[0][0], k.q, k.row_roots)
-        fb = _ntt(data[1][0], k.q, k.row_roots)
-        prod = [x * y % k.q for x, y in zip(fa, fb)]
-        return [[_ntt(prod, k.q, k.row_roots_inv)]]
+        return [[limb_product(data[0][0], data[1][0], k.q, k.psi2)]]
 
     def _columns_inverse(self, blk, data, gen):
-        """Inverse middle twiddle omega^-(j2 k1), n1-point inverse NTT, n^-1 psi^-(j2 + n2 j1)."""
-        k, n1 = self.k[blk.limb], self.p.n1
+        """The inverse middle twiddle psi^-((2 k1 + 1 - n1) j2), then each column's negacyclic
+        n1-point inverse NTT (the cyclic NTT with root r1^-2, then weights n1^-1 r1^-j1)."""
+        k, n1, q = self.k[blk.limb], self.p.n1, self.k[blk.limb].q
+        middle = gen.block(blk.col0)
+        weight = running_powers(k.n1_inv, k.r1_inv, n1, q)
         m = data[0]
         out = [[0] * blk.cols for _ in range(n1)]
         for c in range(blk.cols):
-            untwist0, twiddle_step = gen.column(blk.col0 + c)
-            middle = running_powers(1, twiddle_step, n1, k.q)
-            col = _ntt([m[k1][c] * middle[k1] % k.q for k1 in range(n1)], k.q, k.col_roots_inv)
-            untwist = running_powers(untwist0, k.psi_inv_n2, n1, k.q)
+            col = _ntt([m[k1][c] * middle[k1][c] % q for k1 in range(n1)], q, k.col_roots_inv)
             for j1 in range(n1):
-                out[j1][c] = col[j1] * untwist[j1] % k.q
+                out[j1][c] = col[j1] * weight[j1] % q
         return [out]
 
 

@@ -18,15 +18,16 @@ it). Per limb five regions, in this order: ``a``, ``b`` (the operands, only read
 **Passes** (the product's arithmetic is in ``polymul.multipass``):
 
 1. ``columns``: n2 / be blocks of be adjacent columns. A block reads one burst per row of a and of b
-   (the corner turn: strided reads, each burst contiguous within its row), runs the twist, the
+   (the corner turn: strided reads, each burst contiguous within its row), runs the negacyclic
    n1-point NTT of every column and the middle twiddles, and writes the block to x and y.
 2. ``rows``: n1 blocks, one per row. A block reads the row of x and of y (n2 / be bursts each), runs
-   the n2-point NTTs, the pointwise product and the n2-point inverse NTT, and writes the row back
-   over x (in place: a row is read whole before it is written, which saves a third scratch region).
-3. ``columns_inverse``: as pass 1 on x alone, writing c.
+   their negacyclic n2-point product (the single-pass engine at n2: forward NTTs, pointwise product,
+   inverse NTT), and writes the row back over x (in place: a row is read whole before it is written,
+   which saves a third scratch region).
+3. ``columns_inverse``: as pass 1 on x alone (inverse middle twiddles, inverse column NTTs), writing c.
 
 Why three passes and not five: the pointwise product of a row of the spectra needs nothing but that
-row, so the forward row NTTs, the product and the inverse row NTTs stay on chip in one pass; the
+row, so the forward row NTTs, the product and the inverse row NTT stay on chip in one pass; the
 spectra never go to memory. That is 9 n words per limb instead of 15 n.
 
 **Limbs.** ``side``: the L limb engines run each pass at once, their bursts interleaved block by

@@ -2,18 +2,23 @@
 multipass_schedule.py, issue 40) against the independent oracle: every product is checked against
 ``negacyclic_reference`` (schoolbook or Kronecker substitution on whole integers mod Q; no RNS, no
 NTT, no root of unity), and the half-transformed memory of pass 1 against a direct evaluation of the
-operand at the odd powers of psi. The primes the tests pick themselves come from sympy, not from the
-project's prime helpers. The schedule's costs are checked against the bursts themselves and the
-memory's own counters, and each refusal by its message."""
+operand at the odd powers of psi. Each pass's memory is checked against its definition (pow() and
+schoolbook, nothing of the model's transforms or twiddle generator), the rows' engine
+(polymul.stream_model) against the schoolbook, and the middle twiddles' generator against pow(). The
+primes the tests pick themselves come from sympy, not from the project's prime helpers. The
+schedule's costs are checked against the bursts themselves and the memory's own counters, and each
+refusal by its message."""
 import random
 from math import ceil
 
 import pytest
 from sympy import isprime
 
-from polymul.multipass import MultipassError, MultipassModel, MultipassParams, stream_primes
+from ntt.ntt import find_psi
+from polymul.multipass import MiddleTwiddles, MultipassError, MultipassModel, MultipassParams, stream_primes
 from polymul.multipass_schedule import PAGE_BYTES, REGIONS, Layout, costs, passes, schedule
-from polymul.stream import negacyclic_reference
+from polymul.stream import negacyclic_reference, negacyclic_schoolbook
+from polymul.stream_model import limb_product
 
 # SEAL's default BFV modulus chain for n = 8192 (CoeffModulus::BFVDefault, 128-bit security;
 # microsoft/SEAL native/src/seal/util/globals.cpp): two 43-bit and three 44-bit primes.
@@ -104,9 +109,9 @@ def test_user_primes_not_largest():
 
 
 def test_pass1_memory_is_half_the_transform():
-    """After pass 1, region x holds C[j2][k1] (row k1, column j2) whose row DFT by omega^n1 gives the
-    negacyclic spectrum: sum_j2 omega^(n1 j2 k2) C[j2][k1] = a(psi^(2k + 1)), k = k1 + n1 k2. Checked
-    by evaluating a at those points directly (Horner), at a sample of k."""
+    """After pass 1, row k1 of region x holds X[k1] whose negacyclic n2-point transform with root
+    psi2 = psi^n1 is the negacyclic spectrum: sum_j2 X[k1][j2] psi2^((2 k2 + 1) j2) = a(psi^(2k + 1)),
+    k = k1 + n1 k2. Checked by evaluating a at those points directly (Horner), at a sample of k."""
     n, n1 = 1024, 16
     n2 = n // n1
     p = MultipassParams(n, sympy_primes(n, 30, 1), n1)
@@ -117,14 +122,119 @@ def test_pass1_memory_is_half_the_transform():
     m = MultipassModel(p)
     mem = m.run([a], [[0] * n], until="columns")
     x = mem.unload("x", 0)
-    w_row = pow(psi, 2 * n1, q)
+    psi2 = pow(psi, n1, q)
     for k in rng.sample(range(n), 24):
         k1, k2 = k % n1, k // n1
-        row = sum(x[k1 * n2 + j2] * pow(w_row, j2 * k2, q) for j2 in range(n2)) % q
+        row = sum(x[k1 * n2 + j2] * pow(psi2, (2 * k2 + 1) * j2, q) for j2 in range(n2)) % q
         point, acc = pow(psi, 2 * k + 1, q), 0
         for coeff in reversed(a):
             acc = (acc * point + coeff) % q
         assert row == acc, f"k = {k}"
+
+
+# ---- Each pass against its definition ----
+# (id, n, n1, keyword arguments): n1 < n2 and n1 > n2, several column blocks, two limbs.
+PASS_CASES = [
+    ("1024_n1_16", 1024, 16, dict(bus_bits=256, burst_beats=2)),     # n2 = 64, be = 16: 4 blocks
+    ("2048_n1_64", 2048, 64, dict(bus_bits=128, burst_beats=2)),     # n2 = 32, be = 8: 4 blocks
+]
+
+
+@pytest.mark.parametrize("label,n,n1,kw", PASS_CASES, ids=[c[0] for c in PASS_CASES])
+def test_passes_against_their_definitions(label, n, n1, kw):
+    """The memory after each pass against that pass's definition (docs/polymul_multipass.md),
+    computed here by pow() and schoolbook, sharing nothing with the model's transforms or its
+    twiddle generator:
+      columns: X[k1][j2] = psi^((2 k1 + 1 - n1) j2) sum_j1 a[j2 + n2 j1] psi^(n2 (2 k1 + 1) j1);
+      rows: Z[k1] = X[k1] Y[k1] mod (y^n2 + 1), a negacyclic schoolbook product of the rows;
+      columns_inverse: c[j2 + n2 j1] = n1^-1 sum_k1 Z[k1][j2] psi^(-(2 k1 + 1 - n1) j2 - n2 (2 k1 + 1) j1)."""
+    n2 = n // n1
+    p = MultipassParams(n, sympy_primes(n, 30, 2), n1, **kw)
+    rng = random.Random(label)
+    a = [[rng.randrange(q) for _ in range(n)] for q in p.primes]
+    b = [[rng.randrange(q) for _ in range(n)] for q in p.primes]
+    m = MultipassModel(p)
+    after = {name: m.run(a, b, until=name) for name in ("columns", "rows", "columns_inverse")}
+    two_n = 2 * n
+    for l, (q, psi) in enumerate(zip(p.primes, p.psis)):
+        col = [[pow(psi, n2 * (2 * k1 + 1) * j1 % two_n, q) for j1 in range(n1)] for k1 in range(n1)]
+        col_inv = [[pow(psi, -n2 * (2 * k1 + 1) * j1 % two_n, q) for j1 in range(n1)] for k1 in range(n1)]
+
+        def mid(k1, j2, e=1):
+            return pow(psi, e * (2 * k1 + 1 - n1) * j2 % two_n, q)
+
+        for region, src in (("x", a[l]), ("y", b[l])):
+            got = after["columns"].unload(region, l)
+            want = [sum(src[j2 + n2 * j1] * col[k1][j1] for j1 in range(n1)) * mid(k1, j2) % q
+                    for k1 in range(n1) for j2 in range(n2)]
+            assert got == want, f"{label}: limb {l}: columns' {region}"
+        x, y = after["columns"].unload("x", l), after["columns"].unload("y", l)
+        z = after["rows"].unload("x", l)
+        for k1 in range(n1):
+            row = slice(k1 * n2, (k1 + 1) * n2)
+            assert z[row] == negacyclic_schoolbook(x[row], y[row], n2, q), f"{label}: limb {l}: row {k1}"
+        n1_inv = pow(n1, -1, q)
+        want = [0] * n
+        for j2 in range(n2):
+            zt = [z[k1 * n2 + j2] * mid(k1, j2, -1) % q for k1 in range(n1)]
+            for j1 in range(n1):
+                want[j2 + n2 * j1] = n1_inv * sum(zt[k1] * col_inv[k1][j1] for k1 in range(n1)) % q
+        assert after["columns_inverse"].unload("c", l) == want, f"{label}: limb {l}: columns_inverse"
+        assert want == negacyclic_schoolbook(a[l], b[l], n, q), f"{label}: limb {l}: the product"
+
+
+def test_stream_model_against_schoolbook():
+    """The rows pass's engine (polymul.stream_model, the single-pass engine's loops) against the
+    schoolbook, at every size the rows take here (n2 = 1 .. 1024), with psi^n1 as the model uses it
+    and with another primitive 2 n2-th root: the product does not depend on the root."""
+    q = sympy_primes(1024, 30, 1)[0]
+    psi = find_psi(1024, q)
+    rng = random.Random(7)
+    for n2 in (1, 2, 4, 16, 64, 256, 1024):
+        psi2 = pow(psi, 1024 // n2, q)
+        other = pow(psi2, 3, q)           # also primitive: 3 is odd
+        a = [rng.randrange(q) for _ in range(n2)]
+        b = [rng.randrange(q) for _ in range(n2)]
+        want = negacyclic_schoolbook(a, b, n2, q)
+        assert limb_product(a, b, q, psi2) == want, n2
+        assert limb_product(a, b, q, other) == want, n2
+        top = [0] * (n2 - 1) + [q - 1]
+        assert limb_product(top, top, q, psi2) == negacyclic_schoolbook(top, top, n2, q), n2
+
+
+# ---- The middle twiddles' generator ----
+# (n, n1, be): a block of one column, blocks of a whole row, n1 = 1 and n1 = n, and n = 65536.
+TWIDDLE_CASES = [(1024, 16, 16), (1024, 32, 1), (2048, 64, 32), (1024, 1, 32), (1024, 1024, 1),
+                 (8192, 64, 32), (65536, 256, 16), (65536, 16, 128)]
+
+
+@pytest.mark.parametrize("n,n1,be", TWIDDLE_CASES, ids=[f"{n}_{n1}_{be}" for n, n1, be in TWIDDLE_CASES])
+def test_middle_twiddles_against_pow(n, n1, be):
+    """MiddleTwiddles, block after block in the pass's order, against pow() at every (k1, j2), in
+    both directions; n1 (be + 1) multiplications a block; two passes in a row (the seeds reset)."""
+    n2 = n // n1
+    q = sympy_primes(n, 40, 1)[0]
+    psi = find_psi(n, q)
+    for inverse, e in ((False, 1), (True, -1)):
+        gen = MiddleTwiddles(q, psi, n, n1, be, inverse=inverse)
+        for _ in range(2):
+            for j2_0 in range(0, n2, be):
+                got = gen.block(j2_0)
+                want = [[pow(psi, e * (2 * k1 + 1 - n1) * j2 % (2 * n), q) for j2 in range(j2_0, j2_0 + be)]
+                        for k1 in range(n1)]
+                assert got == want, f"inverse={inverse}: block at column {j2_0}"
+        assert gen.mults == 2 * (n2 // be) * n1 * (be + 1)
+        g = pow(psi, e, q)
+        assert gen.constants == (pow(g, (1 - n1) % (2 * n), q), g * g % q, pow(g, (1 - n1) * be % (2 * n), q),
+                                 pow(g, 2 * be, q))
+
+
+def test_middle_twiddles_refuse_a_block_out_of_order():
+    q = sympy_primes(1024, 30, 1)[0]
+    gen = MiddleTwiddles(q, find_psi(1024, q), 1024, 16, 16)
+    gen.block(0)
+    with pytest.raises(RuntimeError, match=r"block at column 32 visited out of order \(expected 16\)"):
+        gen.block(32)
 
 
 # ---- Refusals ----
