@@ -53,6 +53,11 @@ PASSES = (
 )
 
 
+# Cycles the burst mover adds to a read burst's round trip (hw/.../multipass/BlockReader.scala): the
+# AR command's pipeline register (1) and the beat buffer's read (2).
+MOVER_CYCLES = 3
+
+
 @dataclass(frozen=True)
 class Burst:
     """One AXI4 INCR burst: ``beats`` beats from byte address ``addr`` of limb ``limb``'s region
@@ -241,14 +246,21 @@ class Costs:
         when every pass is bound the same way and latency and fill are 0."""
         return sum(c.seconds(f_hz, bandwidth, latency_s, fill_cycles) for c in self.passes)
 
-    def outstanding(self, f_hz: float, bandwidth: float, latency_s: float) -> Tuple[int, int]:
+    def outstanding(self, f_hz: float, bandwidth: float, latency_s: float,
+                    mover_cycles: int = MOVER_CYCLES) -> Tuple[int, int]:
         """(read, write) bursts in flight that hide a memory latency of latency_s, by Little's law:
-        in flight = arrival rate x latency, the rate being the busiest pass's bursts per second at
-        its pace max(cycles_p / f_clk, bytes_p / B). Reads and writes apart: AXI4 tracks them apart."""
-        def need(count):
-            return max(ceil(count(c) / max(c.cycles() / f_hz, c.bytes_moved / bandwidth) * latency_s - 1e-9)
-                       for c in self.passes)
-        return need(lambda c: c.read_bursts), need(lambda c: c.write_bursts)
+        in flight = arrival rate x the time a burst holds its credit, the rate being the busiest pass's
+        bursts per second at its pace max(cycles_p / f_clk, bytes_p / B). A burst holds its credit for
+        the round trip: the memory's latency, its own beats, and the mover's ``mover_cycles`` (the
+        burst mover's AR register and its buffer's 2-cycle read: docs/polymul_multipass.md, "RTL: the
+        burst mover", where the sweep on AxiRam measured this round trip). Reads and writes apart:
+        AXI4 tracks them apart."""
+        def need(count, beats):
+            return max(ceil(count(c) / max(c.cycles() / f_hz, c.bytes_moved / bandwidth)
+                            * (latency_s + (beats(c) / max(1, count(c)) + mover_cycles) / f_hz) - 1e-9)
+                       if count(c) else 0 for c in self.passes)
+        return (need(lambda c: c.read_bursts, lambda c: c.read_beats),
+                need(lambda c: c.write_bursts, lambda c: c.write_beats))
 
 
 def costs(p) -> Costs:

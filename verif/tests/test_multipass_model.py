@@ -398,9 +398,11 @@ def test_costs_by_hand():
     assert c.time_per_product(f, 25.6e9) == pytest.approx(1440e-9)
     assert c.time_per_product(f, 25.6e9, latency_s=100e-9) == pytest.approx(1740e-9)
     assert c.time_bound(f, 256e9) == pytest.approx(768e-9)      # 36,864 B at 256 GB/s = 144 ns: the engine binds
-    assert c.outstanding(f, 25.6e9, 100e-9) == (27, 20)
-    assert c.outstanding(f, 256e9, 100e-9) == (50, 50)          # 128 bursts in 256 ns
-    assert c.outstanding(f, 256e9, 0.0) == (0, 0)
+    # A burst holds its credit for the latency, its own 2 beats and the mover's 3 cycles: 105 ns here.
+    assert c.outstanding(f, 25.6e9, 100e-9) == (28, 21)
+    assert c.outstanding(f, 256e9, 100e-9) == (53, 53)          # 128 bursts in 256 ns, x 105 ns = 52.5
+    assert c.outstanding(f, 256e9, 100e-9, mover_cycles=0) == (51, 51)   # x 102 ns
+    assert c.outstanding(f, 256e9, 0.0) == (3, 3)               # the burst's own round trip: x 5 ns
     assert c.bandwidth_needed(f) == pytest.approx(36864 / 768e-9)
     assert c.peak_bandwidth(f) == pytest.approx(16384 / 256e-9)
 
@@ -435,4 +437,4 @@ def test_cli(capsys):
           "--bus-bits", "256", "--burst-beats", "2", "--lanes", "4"])
     out = capsys.readouterr().out
     assert "bytes moved per product: 36,864" in out and "cycles per product: 768" in out
-    assert "outstanding bursts to hide it: 27 reads, 20 writes" in out
+    assert "outstanding bursts to hide it: 28 reads, 21 writes" in out
