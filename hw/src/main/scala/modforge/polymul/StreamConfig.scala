@@ -13,10 +13,12 @@ import modforge.ntt.NttConfig
   */
 case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
                         store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime) {
-  val logN: Int = Integer.numberOfTrailingZeros(n)
-  val logP: Int = Integer.numberOfTrailingZeros(lanes)
+  /** The NTT pipelines' shape ([[NttPipelines]]): n points, P lanes, w bits. */
+  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store)
+  val logN: Int = shape.logN
+  val logP: Int = shape.logP
   /** Beats per product (one product accepted every `frame` cycles in steady state). */
-  val frame: Int = n / lanes
+  val frame: Int = shape.frame
   val primes: Seq[BigInt] = StreamPrimes.select(n, logq, limbBits, primeClass)
   val limbs: Int = primes.size
   val bigQ: BigInt = primes.product
@@ -24,25 +26,23 @@ case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: Strea
   def twiddles(limb: Int): StreamTwiddles = StreamTwiddles(n, primes(limb), psis(limb))
 
   /** The Shoup multiplier (twiddle products) is one bit wider than a limb: Algorithm 3 wants 2q < 2^k. */
-  val shoupK: Int = limbBits + 1
-  val shoupLatency: Int = mul.shoupLatency(shoupK)
+  val shoupK: Int = shape.shoupK
+  val shoupLatency: Int = shape.shoupLatency
   val barrettLatency: Int = mul.barrettLatency(limbBits)
 
   /** Stages whose pairs lie in different lanes of one beat (spans of n/P and more): no delay line. */
-  def spatial(span: Int): Boolean = span >= frame
+  def spatial(span: Int): Boolean = shape.spatial(span)
 
   /** Cycles from a beat entering the input register to its result in the output register, while the
-    * engine advances every cycle ([[StreamControl]]). The delay lines of one pipeline sum to n/P - 1;
-    * an SDF stage adds a twiddle register, the multiplier and the butterfly's output register; a
-    * lane-pair stage the multiplier and the butterfly's output register. */
-  def pipelineLatency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + frame - 1
+    * engine advances every cycle ([[StreamControl]]): a forward pipeline ([[NttShape.latency]]), the
+    * pointwise product and the inverse pipeline (the same latency). */
+  def pipelineLatency: Int = shape.latency
   def latency: Int = 2 * pipelineLatency + barrettLatency
 
   /** The delay lines of one limb: (pipeline, depth, width in bits). The two forward pipelines
     * share one line per stage (they step together); a line holds every lane's word. */
   def lineGroups: Seq[(String, Int, Int)] =
-    (0 until logN).map(s => n >> (s + 1)).filter(_ < frame).map(d => ("forward", d, 2 * lanes * limbBits)) ++
-      (0 until logN).map(1 << _).filter(_ < frame).map(d => ("inverse", d, lanes * limbBits))
+    shape.forwardLines.map(d => ("forward", d, 2 * lanes * limbBits)) ++ shape.inverseLines.map(d => ("inverse", d, lanes * limbBits))
   def lineInMacros(d: Int): Boolean = DelayLine.useMacros(store, d)
   /** Storage bits in delay lines per limb (three pipelines) and twiddle constants per limb. */
   def delayBits: Int = lineGroups.map { case (_, d, w) => d * w }.sum
@@ -51,7 +51,7 @@ case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: Strea
   def twiddleWords: Int = 2 * (n - 1)
   /** Shoup multipliers per limb: an SDF stage has one per lane, a lane-pair stage one per pair, and
     * N^-1 takes one more per pair on the inverse's last stage when that stage is a lane-pair one. */
-  def shoupPerLimb: Int = 3 * ((logN - logP) * lanes + logP * lanes / 2) + (if (logP > 0) lanes / 2 else 0)
+  def shoupPerLimb: Int = 3 * shape.shoupPerPipeline + (if (logP > 0) lanes / 2 else 0)
   def name: String = StreamDesigns.name(this)
 }
 

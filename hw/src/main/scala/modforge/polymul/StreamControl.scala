@@ -71,3 +71,16 @@ class StreamControl(frame: Int, latency: Int) extends Component {
     outValid := False
   }
 }
+
+object StreamControl {
+  /** The reset tree of a streaming top ([[StreamPolymul]], [[StreamNttTop]]): the reset port drives
+    * registered copies only (KeepReg), in two levels: `copies` first-level copies, each feeding one
+    * second-level copy; only the second level resets anything. Every second-level copy leaves reset
+    * at the same edge, two after the port ([[StreamPolymul.resetCycles]]). Returns (first, second). */
+  def resetTree(copies: Int): (IndexedSeq[Bool], IndexedSeq[Bool]) = {
+    def rawReset = ClockDomain.current.readResetWire // a def: a val would rename the port
+    val firstLevel = (0 until copies).map(_ => modforge.KeepReg(rawReset.asUInt)(0))
+    val resets = firstLevel.map(r => modforge.KeepReg(r.asUInt)(0))
+    (firstLevel, resets)
+  }
+}

@@ -32,8 +32,7 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
   // copy driving all its position counters, the 11.78 ns path of polymul_1024_19_s4. Every second-
   // level copy leaves reset at the same edge, two after the port; the streams are held off until then.
   private def rawReset = ClockDomain.current.readResetWire // a def: a val would rename the port
-  private val firstLevel = (0 until 2 + cfg.limbs).map(_ => modforge.KeepReg(rawReset.asUInt)(0))
-  private val resets = firstLevel.map(r => modforge.KeepReg(r.asUInt)(0))
+  private val (firstLevel, resets) = StreamControl.resetTree(2 + cfg.limbs)
   require(StreamPolymul.resetCycles == 2, "the manifest's reset_cycles is the tree's depth")
   private val resetting = rawReset || firstLevel(0) || resets(0)
   val control = new ClockingArea(ClockDomain.current.copy(reset = resets(0))) {

@@ -1,0 +1,165 @@
+package modforge.polymul
+
+import spinal.core._
+import spinal.lib.Delay
+/** One delay line: its depth, its width, and whether it is in macros. */
+case class LineUse(depth: Int, width: Int, macros: Boolean)
+
+/** The engine's free clock domain and its tick, for the delay lines in macros ([[DelayLine]]). */
+case class EngineClock(free: ClockDomain, tick: Bool)
+
+/** The builder of the streaming NTT pipelines for one prime q (root psi, a primitive 2n-th root of
+  * unity mod q): the one place where forward and inverse pipelines are built, used by [[LimbEngine]]
+  * (two forward pipelines, the inverse) and by [[StreamNtt]] (one of them). Not a component: the
+  * hardware goes into the component that calls it, on its clock domain (gated by the tick).
+  *
+  * Lane j carries positions j n/P + t at beat t. A stage whose span is n/P or more pairs two
+  * lanes of the same beat (a "lane-pair" stage: no storage, its twiddle a constant per lane pair);
+  * a stage whose span d is smaller is a single-path delay-feedback (SDF) stage in every lane, its
+  * delay line d words long and its twiddles a table indexed by the block. Outputs keep the input's
+  * positions, so the forward pipeline's bit-reversed result feeds the pointwise product and the
+  * inverse directly (Longa and Naehrig's loops, [[StreamTwiddles]]).
+  *
+  * An offset o is the number of ticks a point of the pipeline is behind the caller's input register
+  * (offset 0): the position counters ([[Phase]]) that select the SDF halves and the table entries
+  * are set from it.
+  *
+  * @param free        the free clock domain (with the component's reset), for the macro lines' rings
+  * @param tick        the caller's tick (its clock runs in ticks only), for the macro lines
+  * @param resetSource a first-level reset copy on the free clock, the source of the position counters' own copies
+  */
+class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockDomain, tick: Bool, resetSource: Bool) {
+  val w: Int = shape.limbBits
+  val P: Int = shape.lanes
+  val F: Int = shape.frame
+  val tw: StreamTwiddles = StreamTwiddles(shape.n, q, psi)
+  val mul = new TwiddleMul(w, q, shape.mul)
+  val arith = ModAddSub(w, q)
+  val Lm: Int = mul.latency
+  require(Lm == shape.shoupLatency)
+
+  private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
+  private val ticks = EngineClock(free, tick)
+  /** The delay lines built, for the manifest. */
+  val lines = scala.collection.mutable.ArrayBuffer[LineUse]()
+
+  // The second level of the reset tree (StreamPolymul has the first): one copy of resetSource
+  // per Phase.perResetCopy position counters, on the free clock like every copy, so that all of
+  // them leave reset at the same edge as the control and the limb's own domain.
+  private var phaseResets = 0
+  private var phaseResetCopy: Bool = null
+  private def phaseReset(): Bool = {
+    if (phaseResets % Phase.perResetCopy == 0)
+      phaseResetCopy = new ClockingArea(free) { val r = modforge.KeepReg(resetSource.asUInt)(0) }.r
+    phaseResets += 1
+    phaseResetCopy
+  }
+
+  /** x * table(block) in the second half of each block of 2d positions (`all`: in both halves,
+    * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
+  def sdfMul(x: UInt, o: Int, d: Int, table: Seq[BigInt], upper: Option[BigInt]): UInt = {
+    val pos = Phase(F, o, phaseReset())
+    val second = pos(log2(d))
+    def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
+    val (t, tr) =
+      if (table.size < TwiddleMul.copiedFrom) mul.lookup(table, block(pos))
+      else {
+        require(o >= 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
+        mul.lookupCopied(table, block(Phase(F, o - 1, phaseReset())))
+      }
+    val (tSel, trSel) = upper match {
+      case Some(u) => (Mux(second, t, U(u, mul.k bits)), Mux(second, tr, U(mul.companion(u), mul.k bits)))
+      case None => (t, tr)
+    }
+    val x1 = RegNext(x)
+    // One twiddle register per multiplier (KeepReg): the a and b pipelines' tables are the same.
+    val p = mul(x1, modforge.KeepReg(tSel), modforge.KeepReg(trSel))
+    // The select's last register is this lane's own (KeepReg): Yosys merged the identical selects of
+    // every lane and both pipelines into one flip-flop with about 160 loads, 8.9 ns of the 10.2 ns
+    // path of polymul_1024_19_s4. Without reset (a reset would load the limb's reset copy), it may be
+    // wrong for one tick after reset, on empty beats.
+    if (upper.isDefined) p else Mux(modforge.KeepReg(Delay(RegNext(second), Lm - 1).asUInt)(0), p, Delay(x1, Lm))
+  }
+
+  /** The SDF butterflies with delay d of a group of lanes that step together (one delay line for
+    * all, [[DelayLine]]): positions t and t + d of each block of 2d meet here; the first half waits
+    * in the delay line, the second half leaves at once as `upper(u, v)` while `lower(u, v)` goes
+    * into the delay line and leaves d cycles later. Latency d + 1. */
+  def sdfButterflies(xs: Seq[UInt], o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): Seq[UInt] = {
+    // Each lane's own copy of the half-block select, registered from the position one tick ahead
+    // (KeepReg: one shared select drove 2 P w multiplexers); it may be wrong for one tick after reset, on empty beats.
+    val ahead = Phase(F, o - 1, phaseReset())(log2(d))
+    val dlIn = Seq.fill(xs.size)(UInt(w bits))
+    val line = DelayLine(Cat(dlIn).asUInt, d, shape.store, ticks)
+    lines += LineUse(d, xs.size * w, DelayLine.useMacros(shape.store, d))
+    xs.zip(dlIn).zipWithIndex.map { case ((x, in), i) =>
+      val second = modforge.KeepReg(ahead.asUInt)(0)
+      val u = line(i * w, w bits)
+      in := Mux(second, lower(u, x), x)
+      RegNext(Mux(second, upper(u, x), u))
+    }
+  }
+
+  /** Forward pipelines in lockstep, one per operand (their delay lines shared), natural order in,
+    * bit-reversed order out: stage s pairs positions j and j + n/2^(s+1), CT: (u + W v, u - W v).
+    * `o0`: the operands' offset. Returns the results and their offset, o0 + [[NttShape.latency]]. */
+  def forward(ops: Seq[Seq[UInt]], o0: Int = 0): (Seq[Seq[UInt]], Int) = {
+    var x = ops
+    var o = o0
+    for (s <- 0 until shape.logN) {
+      val span = shape.n >> (s + 1)
+      if (shape.spatial(span)) {
+        val g = span / F
+        x = x.map { lanes =>
+          val y = Array.fill[UInt](P)(null)
+          for (j <- 0 until P if (j / g) % 2 == 0) {
+            val v = mul.const(lanes(j + g), tw.fwd(s, j / (2 * g)))
+            val u = Delay(lanes(j), Lm)
+            y(j) = RegNext(arith.add(u, v)); y(j + g) = RegNext(arith.sub(u, v))
+          }
+          y.toSeq
+        }
+        o += Lm + 1
+      } else {
+        val d = span
+        val blocks = F / (2 * d)
+        val m = x.map(lanes => (0 until P).map(j => sdfMul(lanes(j), o, d, (0 until blocks).map(i => tw.fwd(s, j * blocks + i)), None)))
+        x = sdfButterflies(m.flatten, o + 1 + Lm, d, arith.add, arith.sub).grouped(P).toSeq
+        o += 1 + Lm + d + 1
+      }
+    }
+    (x, o)
+  }
+
+  /** The inverse pipeline, bit-reversed order in, natural order out: stage r pairs positions j and
+    * j + 2^r, GS: (u + v, (u - v) W), N^-1 on the last. `o0`: the operand's offset. Returns the
+    * result and its offset, o0 + [[NttShape.latency]]. */
+  def inverse(operand: Seq[UInt], o0: Int): (Seq[UInt], Int) = {
+    var x = operand
+    var o = o0
+    for (r <- 0 until shape.logN) {
+      val span = 1 << r
+      val last = r == shape.logN - 1
+      if (shape.spatial(span)) {
+        val g = span / F
+        val y = Array.fill[UInt](P)(null)
+        for (j <- 0 until P if (j / g) % 2 == 0) {
+          val sum = RegNext(arith.add(x(j), x(j + g)))
+          val diff = RegNext(arith.sub(x(j), x(j + g)))
+          y(j) = if (last) mul.const(sum, tw.nInv) else Delay(sum, Lm)
+          y(j + g) = mul.const(diff, tw.inv(r, j / (2 * g)))
+        }
+        x = y.toSeq; o += 1 + Lm
+      } else {
+        val d = span
+        val bs = sdfButterflies(x, o, d, arith.add, arith.sub)
+        x = (0 until P).map { j =>
+          val blocks = F / (2 * d)
+          sdfMul(bs(j), o + d + 1, d, (0 until blocks).map(i => tw.inv(r, j * blocks + i)), if (last) Some(tw.nInv) else None)
+        }
+        o += d + 1 + 1 + Lm
+      }
+    }
+    (x, o)
+  }
+}
