@@ -1,0 +1,36 @@
+package modforge.polymul
+
+import spinal.core._
+import spinal.lib.Delay
+/** One negacyclic NTT of n points mod q, forward or inverse, streaming P lanes: the pipeline
+  * [[LimbEngine]] builds, on its own ([[NttPipelines]]; docs/polymul_ntt_units.md). The multi-pass
+  * engine's column transforms (n = n1, root r1 = psi^n2; docs/polymul_multipass.md).
+  *
+  *  - forward: x in natural order, y(rev(k)) = sum_j x_j psi^((2k + 1) j) mod q (rev the log2(n)-bit reversal);
+  *  - inverse: y in that order, x_j = n^-1 sum_k y(rev(k)) psi^(-(2k + 1) j) mod q in natural order
+  *    (n^-1 on the last stage's multiplications).
+  *
+  * Position p = j n/P + t of a frame is lane j at beat t, in and out; a frame is n/P consecutive ticks,
+  * frames back to back. Residues < q in and out. Like [[LimbEngine]] it has no flow control: its clock
+  * is gated by a [[StreamControl]]'s tick ([[StreamNttTop]]), and its output register holds beat t of a
+  * frame [[NttShape.latency]] ticks after beat t was in the input register (`io.x`, offset 0).
+  *
+  * @param psi  any primitive 2n-th root of unity mod q
+  * @param free the free clock domain, for the delay lines in macros ([[DelayLine]])
+  */
+class StreamNtt(val shape: NttShape, val q: BigInt, val psi: BigInt, val inverse: Boolean, free: ClockDomain) extends Component {
+  val io = new Bundle {
+    val x = in Vec (UInt(shape.limbBits bits), shape.lanes)
+    val y = out Vec (UInt(shape.limbBits bits), shape.lanes)
+    /** The tick (the clock runs in ticks only), for the delay lines in macros. */
+    val tick = in Bool ()
+    /** A first-level reset copy (on the free clock), the source of the position counters' own copies. */
+    val resetSource = in Bool ()
+  }
+  val pipes = new NttPipelines(shape, q, psi, free, io.tick, io.resetSource)
+  val (result, latency) =
+    if (inverse) pipes.inverse(io.x.toList, 0)
+    else pipes.forward(Seq(io.x.toList)) match { case (Seq(y), o) => (y, o) }
+  require(latency == shape.latency, s"StreamNtt latency $latency, NttShape says ${shape.latency}")
+  io.y := Vec(result)
+}
