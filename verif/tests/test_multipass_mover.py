@@ -8,6 +8,7 @@ and checks only that they are sane: no pass beats the larger of the schedule's p
 stream (operands x n / lanes words), and without pauses it takes less than twice that.
 """
 import json
+import os
 import subprocess
 
 import pytest
@@ -27,16 +28,19 @@ CASES = {
     # words of 4 lanes (a beat is 4 words); region a only
     "mover_1024_x16_b256_l4_s16_p4_o4_k1": 16,
 }
+# make test runs the first (both operands, 8 blocks, 512 read bursts); make test-long (MODFORGE_POLYMUL_LONG=1)
+# all three (docs/testing.md, "Tiers").
+RUN = list(CASES) if os.environ.get("MODFORGE_POLYMUL_LONG") == "1" else list(CASES)[:1]
 
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *CASES], cwd=ROOT, check=True,
+    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *RUN], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     return True
 
 
-@pytest.mark.parametrize("design", CASES)
+@pytest.mark.parametrize("design", RUN)
 def test_mover(generated, design):
     rtl = OUT / design / "rtl" / f"{design}.v"
     run_bench(design, [rtl], kind="rtl", test_module="multipass_mover_bench", manifest=rtl.with_suffix(".json"),

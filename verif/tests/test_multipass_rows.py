@@ -11,6 +11,7 @@ the model's cycles (the larger of the engine's n / P and the port's 2 n / e), an
 5% of the model's cycles with the engine's latency as the pass boundary's fill.
 """
 import json
+import os
 import subprocess
 
 import pytest
@@ -28,16 +29,19 @@ CASES = [
     # (2^23 - 2^13 + 1, the largest 23-bit Proth prime = 1 mod 32, and 1 mod 2048)
     "rows_1024_x64_b128_l2_s32_p2_o4_q8380417_mpaper",
 ]
+# make test runs the second (P = 2, a given prime); make test-long (MODFORGE_POLYMUL_LONG=1) both
+# (docs/testing.md, "Tiers").
+RUN = CASES if os.environ.get("MODFORGE_POLYMUL_LONG") == "1" else CASES[1:]
 
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *CASES], cwd=ROOT, check=True,
+    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *RUN], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     return True
 
 
-@pytest.mark.parametrize("design", CASES)
+@pytest.mark.parametrize("design", RUN)
 def test_rows(generated, design):
     rtl = OUT / design / "rtl" / f"{design}.v"
     run_bench(design, [rtl], kind="rtl", test_module="multipass_rows_bench", manifest=rtl.with_suffix(".json"))
