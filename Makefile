@@ -33,6 +33,9 @@ help:
 	@echo "  make proth-report       the NTT-reduction paper's Tables 2-3 prime counts recomputed -> reports/proth_primes.md"
 	@echo "NTT tile (docs/ntt.md):"
 	@echo "  NTT_Q=q NTT_PSI=psi: the modulus and root of an NTT tile (make rtl / harden), e.g. DESIGN=ntt_256_64_p2_gshoup"
+	@echo "polymul streaming engine (docs/polymul.md):"
+	@echo "  PRIMES=q0,q1,...: your own limb primes (make rtl / harden), the name's _q<hash>; a name without it or with"
+	@echo "                          another hash is refused with the right name, e.g. DESIGN=polymul_1024_50_s4_q<hash>"
 	@echo "tests (docs/testing.md):"
 	@echo "  make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "  make test-long          all 12 table designs, 10,000 operations each"
@@ -61,6 +64,9 @@ setup:
 # NTT tiles take NTT_Q and NTT_PSI (defaults: the largest q = 1 mod 2N below 2^(k-1), its smallest psi).
 NTT_Q   ?= default
 NTT_PSI ?= default
+# A streaming polymul engine's own limb primes (docs/polymul.md, "Your own primes"): PRIMES=q0,q1,... with
+# DESIGN=polymul_<n>_<logq>_s<P>..._q<hash>; empty: the engine draws its primes.
+PRIMES  ?=
 # A target that acts on one design says which it uses when DESIGN was not given (on the command
 # line or in the environment): rtl (the first step of harden and gls) and fpga say it, once.
 ONE_DESIGN := rtl harden gls fpga
@@ -68,7 +74,7 @@ say_design = $(if $(and $(filter file,$(origin DESIGN)),$(filter $(ONE_DESIGN),$
 
 rtl: setup
 	$(say_design)
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --ntt-q $(NTT_Q) --ntt-psi $(NTT_PSI) $(DESIGN)
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --ntt-q $(NTT_Q) --ntt-psi $(NTT_PSI) $(if $(PRIMES),--primes $(PRIMES)) $(DESIGN)
 
 rtl-all: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best
@@ -126,7 +132,7 @@ BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 # without Mill (scripts/scala_tests.py: one JVM per shard, shard b in its own workspace), so that
 # they can use both cores. The split balances the two chains' times. The `_fast` configurations run
 # at RTL at 32 bits here (their explicit product trees cost Icarus minutes at 64); test-long adds 64, 128.
-SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_multipass_mover.py verif/tests/test_multipass_rows.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_polymul_stream.py verif/tests/test_registry.py
+SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_multipass_mover.py verif/tests/test_multipass_rows.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_polymul_given_primes.py verif/tests/test_polymul_stream.py verif/tests/test_registry.py
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup

@@ -1,6 +1,6 @@
 """The multi-pass engine's ``rows`` pass in RTL (hw/src/main/scala/modforge/multipass/RowsPass.scala,
 docs/polymul_multipass.md, "RTL: the rows pass"): the cocotb bench (verif/bench/multipass_rows_bench.py) on AxiRam
-for two small configurations, and the generator's refusal of a prime the streaming engine does not take.
+for two small configurations, and the generator's refusal of a prime that is not 1 mod 2n.
 
 The designs are generated here, in one generator call, into build/multipass_rows_tests/<design>/. They use the
 engine's behavioural multipliers (`_mpaper`), as test_polymul_stream.py does: the default (fast) multipliers'
@@ -59,10 +59,12 @@ def test_rows(generated, design):
 
 
 def test_refuses_prime_the_engine_does_not_take():
-    """1073741441, the largest 30-bit prime = 1 mod 64 (class any), is what the engine takes at n2 = 32, but it is
-    not 1 mod 2048: refused for n = 1024, with the primes that would do."""
+    """1073741441, the largest 30-bit prime = 1 mod 64 (class any), is what the engine would draw at n2 = 32, but it is
+    not 1 mod 2048: refused for n = 1024, saying the largest n it serves and a prime that would do (the engine takes
+    any prime = 1 mod 2n as its given limb prime, docs/polymul_multipass.md, "The engine and its prime")."""
     p = subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT / "refused"), "rows_1024_x32_b64_q1073741441"],
                        cwd=ROOT, capture_output=True, text=True)
     assert p.returncode != 0
     out = p.stderr + p.stdout
-    assert "q = 1073741441 is not 1 mod 2n = 2048" in out and "proth 1073643521" in out, out[-2000:]
+    assert "q = 1073741441 is not 1 mod 2n = 2048" in out and "it serves n up to 64" in out, out[-2000:]
+    assert "e.g. 1073707009, the largest of 30 bits" in out and "the rows pass serves a product of n = 1024" in out, out[-2000:]

@@ -24,20 +24,27 @@ object ModforgeSpinal {
   * `--reduction-table` the reduction family's table designs (reports/reduction_table.md);
   * `--ntt-table` the NTT tiles of reports/ntt_table.md; `--best` the `_fast` configurations ([[Best]]);
   * `--polymul` the polymul_<n>_<logq> tiles of the SSA paper's Table I sets ([[ntt.PolymulDesigns]]). Options apply to the designs named after
-  * them, so one call can write several variants: `--out DIR`, and `--ntt-q`/`--ntt-psi` (the modulus
-  * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults).
+  * them, so one call can write several variants: `--out DIR`, `--ntt-q`/`--ntt-psi` (the modulus
+  * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults), and `--primes q0,q1,...`
+  * (a streaming polymul engine's own limb primes, its name's `_q<hash>`, [[polymul.StreamPrimes.userPrimes]];
+  * `--primes default` drops them).
   */
 object Generate {
   def main(args: Array[String]): Unit = {
     var out = "build"
     var names = Vector[(String, String, Option[BigInt], Option[BigInt])]() // (design, out, q, psi)
+    var givenPrimes = Map[Int, Seq[BigInt]]() // names' index -> the --primes before it
+    var primes = Seq.empty[BigInt]
     var table = false
     var manifestOnly = false
     var q, psi: Option[BigInt] = None
     def number(flag: String, v: String): Option[BigInt] = if (v == "default") None else try Some(BigInt(v)) catch {
       case _: NumberFormatException => System.err.println(s"error: $flag needs an integer, got '$v'"); sys.exit(2)
     }
-    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] [--manifest-only] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --serve"
+    def primeList(v: String): Seq[BigInt] = if (v == "default" || v.isEmpty) Nil else v.split(",", -1).toSeq.map(x => try BigInt(x.trim) catch {
+      case _: NumberFormatException => System.err.println(s"error: --primes (PRIMES=) needs primes in decimal separated by commas, q0,q1,..., got '$v'"); sys.exit(2)
+    })
+    val usage = "usage: Generate [--out DIR] [--ntt-q Q] [--ntt-psi PSI] [--primes Q0,Q1,...] [--manifest-only] DESIGN... | --table | --reduction-table | --ntt-table | --best | --polymul | --index | --list | --serve"
     var it = args.toList
     while (it.nonEmpty) {
       it match {
@@ -50,6 +57,7 @@ object Generate {
         case "--polymul" :: rest    => names ++= PolymulDesigns.names.map(d => (d, out, q, psi)); table = true; it = rest
         case "--ntt-q" :: v :: rest   => q = number("--ntt-q", v); it = rest
         case "--ntt-psi" :: v :: rest => psi = number("--ntt-psi", v); it = rest
+        case "--primes" :: v :: rest  => primes = primeList(v); it = rest
         case "--serve" :: _ =>
           // One name per input line, one answer per output line ("@@" + the entry or {"error": ...}): a
           // long-lived JVM for verif/registry.py, which asks for names one at a time in a test session.
@@ -63,7 +71,7 @@ object Generate {
         case "--list" :: rest       => (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++ Best.names ++ PolymulDesigns.names).foreach(println); return
         case flag :: _ if flag.startsWith("--") =>
           System.err.println(s"error: unknown option $flag; $usage"); sys.exit(2)
-        case n :: rest => names :+= ((n, out, q, psi)); it = rest
+        case n :: rest => if (primes.nonEmpty) givenPrimes += names.size -> primes; names :+= ((n, out, q, psi)); it = rest
         case Nil       =>
       }
     }
@@ -72,12 +80,16 @@ object Generate {
     // --ntt-q / --ntt-psi (make's NTT_Q / NTT_PSI) choose an NTT tile's modulus and root: refused elsewhere, not ignored.
     for ((n, _, nq, npsi) <- names if (nq.isDefined || npsi.isDefined) && !NttDesigns.isNtt(n))
       fail(s"$n: NTT_Q / NTT_PSI (--ntt-q / --ntt-psi) apply to NTT tiles (ntt_...) only; $n is not one. Fix: leave them unset")
+    // --primes (make's PRIMES=) are a streaming polymul engine's limbs: refused elsewhere, not ignored.
+    val primesOf = names.zipWithIndex.map { case (j, i) => j._1 -> givenPrimes.getOrElse(i, Nil) }.toMap
+    for ((n, ps) <- primesOf if ps.nonEmpty && !PolymulDesigns.isPolymul(n))
+      fail(s"$n: PRIMES (--primes) gives a streaming polymul engine's limb primes (polymul_<n>_<logq>_s<P>..._q<hash>); $n is not one. Fix: leave it unset")
     val (fftNames, nonFftNames) = names.partition(j => intfft.IntFftDesigns.isIntFft(j._1))
     val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
     val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
     // --ntt-q / --ntt-psi do not apply: a polymul design's q is its parameter set's.
-    val (streamNames, tileNames) = polyNames.partition(j => polymul.StreamDesigns.parse(j._1).isDefined)
-    val streams = streamNames.map { case (n, o, _, _) => (n, polymul.StreamDesigns.parse(n).get.fold(e => fail(Refusal(n, e)), identity), o) }
+    val (streamNames, tileNames) = polyNames.partition(j => polymul.StreamDesigns.parse(j._1, primesOf(j._1)).isDefined)
+    val streams = streamNames.map { case (n, o, _, _) => (n, polymul.StreamDesigns.parse(n, primesOf(n)).get.fold(e => fail(Refusal(n, e)), identity), o) }
     val polys = tileNames.map { case (n, o, _, _) => (n, PolymulDesigns.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
     // Every name is checked before anything is written.
     // A tile variant `<tile>__<tokens>` takes the product architecture (m<arch>) and synthesis tokens.

@@ -1,25 +1,26 @@
 package modforge.multipass
 
-import modforge.polymul.{PrimeClass, StreamConfig, StreamMul}
+import modforge.PreconditionError
+import modforge.polymul.{PrimeClass, StreamConfig, StreamMul, StreamPrimes}
 
 /** The generation parameters of the `rows` pass in RTL ([[RowsPass]], docs/polymul_multipass.md, "RTL: the
   * rows pass"): one limb of prime q, n1 rows of n2 = n / n1 coefficients in regions x and y of
   * [[MoverConfig]]'s layout, each row's negacyclic product computed by the single-pass streaming engine at
   * n2 with P lanes ([[modforge.polymul.StreamPolymul]]) and written back over x.
   *
-  * **The prime.** The streaming engine does not take an explicit prime: [[StreamConfig]] draws its limbs
-  * from (n, log q, w, class), the largest w-bit primes = 1 mod 2n of the class ([[modforge.polymul.StreamPrimes]]).
-  * With log q = w - 1 it takes one limb, so at n2 and width w it accepts exactly one prime per class
-  * ([[RowsConfig.enginePrimes]]). The rows pass needs q = 1 mod 2n (the whole product's n), which the
-  * largest prime = 1 mod 2 n2 rarely is; the Proth-form classes are = 1 mod 2^(w - w/2) by construction,
-  * so for w >= 2 log2(2n) they are. A `prime` given here must be one of those the engine accepts; 0 takes
-  * the first class (in [[PrimeClass.all]]'s order) whose prime serves n.
+  * **The prime.** The engine takes q as its one given limb prime ([[StreamConfig.givenPrimes]], docs/polymul.md,
+  * "Your own primes"), so any prime q = 1 mod 2n (the whole product's n, which makes it 1 mod 2 n2 as the engine
+  * needs) of at most w bits will do: a `prime` given here is checked as the engine checks its own primes, at n
+  * ([[modforge.polymul.StreamPrimes.userPrimes]]). 0 takes the default: the first class (in [[PrimeClass.all]]'s
+  * order) whose largest w-bit prime = 1 mod 2 n2 also serves n, as before the engine took given primes (the
+  * Proth-form classes are = 1 mod 2^(w - w/2) by construction, so for w >= 2 log2(2n) they do), else the
+  * largest w-bit prime = 1 mod 2n.
   *
   * @param n           coefficients of a region (the ring degree)
   * @param n1          rows (n2 = n / n1 coefficients a row: the engine's n)
   * @param lanes       P, the engine's lanes: one coefficient of each operand per lane and cycle
-  * @param limbBits    w, the limb width (0: slot bits - 2, at least 17, at most 62); with a `prime`, its bits
-  * @param prime       q, or 0 for the default above
+  * @param limbBits    w, the limb width (0: with a `prime` its bits, else slot bits - 2, at least 17, at most 62)
+  * @param prime       q (at most w bits, at least 17), or 0 for the default above
   * @param mul         the engine's multipliers ([[StreamMul]]: `fast`, the default, or `paper`, whose behavioural
   *                    products simulate about 20 times faster under Icarus)
   * The bus, burst, slot and outstanding parameters are [[MoverConfig]]'s.
@@ -54,24 +55,32 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
   val chunkBytes: BigInt = BigInt(chunkBeats) * mover.beatBytes
   val laneStrideBytes: BigInt = BigInt(frame) * mover.slotBytes
 
-  /** The engine: the streaming engine at n2, P lanes, one limb of exactly w bits, q as chosen above. */
-  val (engine: StreamConfig, primeClass: PrimeClass) = {
-    val w = if (prime != 0) prime.bitLength else if (limbBits != 0) limbBits else math.min(62, math.max(17, slotBits - 2))
-    require(limbBits == 0 || limbBits == w, s"limbBits = $limbBits but q = $prime has ${prime.bitLength} bits: give one of them")
+  /** The engine: the streaming engine at n2, P lanes, one limb of w bits, its prime q as chosen above; the
+    * prime's class name, or `given`. */
+  val (engine: StreamConfig, primeClass: String) = {
+    val w = if (limbBits != 0) limbBits else if (prime != 0) prime.bitLength else math.min(62, math.max(17, slotBits - 2))
     require(w <= slotBits, s"a $w-bit limb does not fit a $slotBits-bit slot: use slots of at least ${1 << log2(w)} bits")
     require(w >= 17 && w <= StreamConfig.maxLimbBits, s"w = $w: the engine takes one limb of 17 to ${StreamConfig.maxLimbBits} bits here " +
       "(its log q = w - 1 is at least 16)")
-    val offers = RowsConfig.enginePrimes(n2, w, P, mul)
-    require(offers.nonEmpty, s"the streaming engine at n2 = $n2 with P = $P takes no $w-bit prime: " +
-      StreamConfig.check(n2, w - 1, Some(P), Some(w)).left.getOrElse(""))
     def serves(q: BigInt) = (q - 1) % (2 * n) == 0
-    def listing = offers.map { case (cls, s) => s"${cls.name} ${s.primes.head}${if (serves(s.primes.head)) "" else s" (not 1 mod ${2 * n})"}" }.mkString(", ")
-    val pick = if (prime != 0) offers.find(_._2.primes.head == prime) else offers.find(o => serves(o._2.primes.head))
-    require(pick.isDefined, (if (prime != 0) s"q = $prime is not a prime the streaming engine takes at n2 = $n2 with $w-bit limbs" +
-      s" (it takes the largest $w-bit prime = 1 mod ${2 * n2} of a class)" else s"no prime the streaming engine takes at n2 = $n2 " +
-      s"with $w-bit limbs is 1 mod 2n = ${2 * n}") + s": it takes $listing; give one that is 1 mod ${2 * n} (_q<prime>), or another width (_w<w>)")
-    require(prime == 0 || serves(prime), s"q = $prime is not 1 mod 2n = ${2 * n}: the rows pass serves a product of n = $n; it takes $listing")
-    (pick.get._2, pick.get._1)
+    def fail(e: String) = throw new IllegalArgumentException(s"requirement failed: $e")
+    val (q, cls) =
+      if (prime != 0) {
+        try StreamPrimes.userPrimes(n, prime.bitLength - 1, w, Seq(prime)) catch {
+          case e: PreconditionError => fail(s"${e.getMessage} (the rows pass serves a product of n = $n)")
+        }
+        require(prime.bitLength >= 17, s"q = $prime has ${prime.bitLength} bits: the engine takes a prime of at least 17 bits here " +
+          "(its log q = bits - 1 is at least 16)")
+        (prime, "given")
+      } else {
+        def top(cls: PrimeClass, at: Int) = try StreamPrimes.select(at, w - 1, w, cls).headOption catch { case _: PreconditionError => None }
+        PrimeClass.all.flatMap(c => top(c, n2).filter(serves).map(_ -> c.name)).headOption
+          .orElse(top(PrimeClass.AnyPrime, n).map(_ -> PrimeClass.AnyPrime.name))
+          .getOrElse(fail(s"no $w-bit prime is 1 mod 2n = ${2 * n}: use a wider limb (_w<w>) or give a prime (_q<prime>)"))
+      }
+    val cfg = StreamConfig.check(n2, q.bitLength - 1, Some(P), Some(w), mul, primes = Seq(q))
+      .fold(e => fail(s"the streaming engine at n2 = $n2 with P = $P and $w-bit limbs refuses q = $q: $e"), identity)
+    (cfg, cls)
   }
   val q: BigInt = engine.primes.head
   val w: Int = engine.limbBits
@@ -84,9 +93,4 @@ object RowsConfig {
   def bits(x: Int): Int = log2Up(x) max 1
   /** Advances such a counter, wrapping after x - 1 (x = 1: it stays 0). */
   def step(r: UInt, x: Int): Unit = if (x == 1) r := 0 else r := r + 1
-
-  /** The primes the streaming engine takes at n2 with P lanes and one w-bit limb: per class, its largest w-bit
-    * prime = 1 mod 2 n2 (classes without one are left out), with the engine's configuration. */
-  def enginePrimes(n2: Int, w: Int, lanes: Int, mul: StreamMul = StreamMul.Fast): Seq[(PrimeClass, StreamConfig)] =
-    PrimeClass.all.flatMap(cls => StreamConfig.check(n2, w - 1, Some(lanes), Some(w), mul, cls = cls).toOption.map(cls -> _))
 }

@@ -10,8 +10,9 @@ import java.io.{File, PrintWriter}
   *
   *   `rows_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>][_q<prime>][_m<fast|paper>]`
   *
-  * Defaults as [[RowsConfig]]: bus 256, 2 beats, 32-bit slots, P = 1, 4 outstanding, w = slot bits - 2, the
-  * first prime class whose engine prime serves n, and the engine's fast multipliers. `_p` here is the engine's
+  * Defaults as [[RowsConfig]]: bus 256, 2 beats, 32-bit slots, P = 1, 4 outstanding, w = slot bits - 2 (with
+  * `_q`: the prime's bits), the first prime class whose engine prime serves n, and the engine's fast multipliers.
+  * `_q<prime>` takes any prime = 1 mod 2n of at most w bits (and at least 17), the engine's given limb prime. `_p` here is the engine's
   * lanes P; `_m` its multipliers, as the streaming engine's names take them.
   *
   * Usage: `./mill -i hw.runMain modforge.multipass.RowsDesigns [--out DIR] NAME...` writes
@@ -72,7 +73,7 @@ object RowsDesigns {
   "footprint_bytes": ${m.footprintBytes},
   "limb_bits": ${c.w},
   "prime": ${c.q},
-  "prime_class": "${c.primeClass.name}",
+  "prime_class": "${c.primeClass}",
   "engine": "${e.name}",
   "engine_mul": "${e.mul.name}",
   "engine_psi": ${e.psis.head},
@@ -94,7 +95,7 @@ ${Generate.portsJson(top)}
   ]
 }""")
     w.close()
-    println(f"rtl: $name%-44s q = ${c.q} (${c.primeClass.name}), engine ${e.name}, latency ${e.latency}; ${c.groupsPerRow} groups a row " +
+    println(f"rtl: $name%-44s q = ${c.q} (${c.primeClass}), engine ${e.name}, latency ${e.latency}; ${c.groupsPerRow} groups a row " +
       f"of ${c.chunkCoeffs} beats -> ${dir.getPath}/$name.v (${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 

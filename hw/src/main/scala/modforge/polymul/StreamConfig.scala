@@ -8,18 +8,27 @@ import modforge.ntt.NttConfig
   * product and an inverse NTT pipeline, all streaming `lanes` coefficients a cycle.
   *
   * @param lanes    P coefficients of each limb per beat: a product takes n/P beats in and out
-  * @param limbBits w, the width of a limb's residues; the primes have exactly w bits ([[StreamPrimes]])
+  * @param limbBits w, the width of a limb's residues; the drawn primes have exactly w bits ([[StreamPrimes]]),
+  *                 given primes at most w
   * @param primeClass the class the primes are drawn from ([[PrimeClass]]; `any` by default)
+  * @param givenPrimes the user's own primes (`_q<hash>`, [[StreamPrimes.userPrimes]]) in place of drawn ones;
+  *                 empty (the default): drawn from the class
   */
 case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
-                        store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime) {
+                        store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime,
+                        givenPrimes: Seq[BigInt] = Nil) {
+  if (givenPrimes.nonEmpty && primeClass != PrimeClass.AnyPrime)
+    throw new PreconditionError(s"_c${primeClass.name} draws the primes from a class and given primes (_q<hash>) are your own: keep one")
   /** The NTT pipelines' shape ([[NttPipelines]]): n points, P lanes, w bits. */
   val shape: NttShape = NttShape(n, lanes, limbBits, mul, store)
   val logN: Int = shape.logN
   val logP: Int = shape.logP
   /** Beats per product (one product accepted every `frame` cycles in steady state). */
   val frame: Int = shape.frame
-  val primes: Seq[BigInt] = StreamPrimes.select(n, logq, limbBits, primeClass)
+  val primes: Seq[BigInt] =
+    if (givenPrimes.isEmpty) StreamPrimes.select(n, logq, limbBits, primeClass) else StreamPrimes.userPrimes(n, logq, limbBits, givenPrimes)
+  /** The manifest's and registry's `prime_class`: the class, or `given` for the user's primes. */
+  def primeClassName: String = if (givenPrimes.isEmpty) primeClass.name else "given"
   val limbs: Int = primes.size
   val bigQ: BigInt = primes.product
   val psis: Seq[BigInt] = primes.map(q => NttConfig.findPsi(n, q))
@@ -79,16 +88,19 @@ object StreamConfig {
 
   private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
-  /** The configuration, or the first rule it breaks with what is accepted. */
+  /** The configuration, or the first rule it breaks with what is accepted. With given `primes` the
+    * default limb width is the widest prime's bits (at least [[minLimbBits]]). */
   def check(n: Int, logq: Int, lanes: Option[Int], limbBits: Option[Int], mul: StreamMul = StreamMul.Fast,
-            store: LineStore = LineStore.Auto, cls: PrimeClass = PrimeClass.AnyPrime): Either[String, StreamConfig] = {
+            store: LineStore = LineStore.Auto, cls: PrimeClass = PrimeClass.AnyPrime,
+            primes: Seq[BigInt] = Nil): Either[String, StreamConfig] = {
     if (!pow2(n) || n < minN || n > maxN) return Left(s"n = $n: n must be a power of two from $minN to $maxN")
     if (logq < minLogq || logq > maxLogq) return Left(s"log q = $logq: log q must be from $minLogq to $maxLogq")
     val p = lanes.getOrElse(math.min(defaultLanes, n / 2))
     if (!pow2(p) || p > n / 2) return Left(s"_s$p: the lanes P must be a power of two that divides n with n/P >= 2 " +
       s"(1, 2, 4, ..., ${n / 2} for n = $n)")
     limbBits.foreach(w => if (w < minLimbBits || w > maxLimbBits) return Left(s"_w$w: the limb width must be from $minLimbBits to $maxLimbBits bits"))
-    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(defaultLimbBits(n, logq, cls)), mul, store, cls))
+    def widest = math.min(maxLimbBits, math.max(minLimbBits, primes.map(_.bitLength).max))
+    try Right(StreamConfig(n, logq, p, limbBits.getOrElse(if (primes.nonEmpty) widest else defaultLimbBits(n, logq, cls)), mul, store, cls, primes))
     catch { case e: PreconditionError => Left(e.getMessage) }
   }
 }
