@@ -1,0 +1,114 @@
+package modforge.multipass
+
+import modforge.ntt.NttConfig
+import modforge.polymul.{NttShape, PrimeClass, StreamMul}
+
+/** The generation parameters of the two column passes in RTL ([[ColumnsPass]], docs/polymul_multipass.md,
+  * "RTL: the column passes"), for one limb of a fixed prime q, as a plain case class.
+  *
+  *  - `columns` (`inverse` = false): each column block (n1 rows x be columns, be = coefficients per burst) of a
+  *    and of b through the negacyclic n1-point NTT with root r1 = psi^n2, times the middle twiddle
+  *    psi^((2 k1 + 1 - n1) j2), to x and y;
+  *  - `columns_inverse` (`inverse` = true): each column block of x times psi^(-(2 k1 + 1 - n1) j2), through the
+  *    inverse n1-point NTT (n1^-1 included), to c.
+  *
+  * psi is the model's (`MultipassParams.psis`: [[NttConfig.findPsi]], the smallest primitive 2n-th root).
+  *
+  * **Lanes.** `lanes` is the model's P: coefficients of each operand per cycle. `columns` has two operands and
+  * one forward [[modforge.polymul.StreamNtt]] of 2P lanes, which takes a's block and then b's (the schedule
+  * reads them in that order); `columns_inverse` has one operand and an inverse unit of P lanes. Either way
+  * the pass streams n / P cycles' worth, the model's `stream_cycles`. The row side (the mover's words, the
+  * middle twiddles) moves R = min(e, NTT lanes) coefficients a cycle: as fast as the NTT, or the bus if that
+  * is slower.
+  *
+  * @param n           coefficients of a region (the ring degree)
+  * @param n1          rows: the column transform's size (n2 = n / n1 columns)
+  * @param inverse     false: the `columns` pass; true: `columns_inverse`
+  * @param busBits     the AXI4 data width ([[MoverConfig]])
+  * @param burstBeats  beats of every burst ([[MoverConfig]])
+  * @param slotBits    bits a coefficient takes in memory ([[MoverConfig]])
+  * @param lanes       P, coefficients of each operand per cycle (the model's lanes)
+  * @param outstanding read bursts in flight and write bursts unacknowledged ([[MoverConfig]])
+  * @param limbBits    w, the residues' width (0: slot bits - 2, from 17 to 62; with a `prime`, at least its bits)
+  * @param prime       q, a prime = 1 mod 2n of at most w bits; 0: the largest w-bit one
+  * @param mul         the multipliers: the NTT's Shoup and the Barrett of the middle twiddles ([[StreamMul]]:
+  *                    `fast`, the default, or `paper`, whose behavioural products simulate far faster)
+  * @param halves      2: each corner-turn buffer is double-buffered (the next block fills while this one is
+  *                    transformed or written); 1: one block at a time
+  */
+case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
+                         slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
+                         prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2) {
+  private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
+  private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
+
+  val operands: Int = if (inverse) 1 else 2
+  val P: Int = lanes
+  require(pow2(P), s"lanes = $P: P is a power of two")
+  require(halves == 1 || halves == 2, s"halves = $halves: a corner-turn buffer holds one block (1) or two (2)")
+  /** The NTT unit's lanes: `columns` runs a's block and b's through one unit, so 2P; `columns_inverse` P. */
+  val nttLanes: Int = P * operands
+  private val e0 = MoverConfig(n, n1, busBits, burstBeats, slotBits, 0, outstanding, operands).e
+  /** R: coefficients a cycle on the row side (the mover's words, the middle twiddles, the buffers' row ports). */
+  val R: Int = math.min(e0, nttLanes)
+  /** The reader's and writer's view: words of R slots. */
+  val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, R, outstanding, operands)
+  val n2: Int = mover.n2
+  val e: Int = mover.e
+  val be: Int = mover.be
+  val blocks: Int = mover.blocks
+  require(be >= 2, s"a burst of $be coefficient: the column passes want at least 2 (a longer burst or a wider bus)")
+  /** Row-side words per row of a block. */
+  val rowWords: Int = be / R
+  require(n1 >= 2 * nttLanes, s"n1 = $n1 rows for an NTT of $nttLanes lanes: a frame needs n1 / lanes >= 2; use n1 >= " +
+    s"${2 * nttLanes} or fewer lanes")
+  /** The NTT's frame: beats per column. */
+  val frame: Int = n1 / nttLanes
+
+  /** w and q. */
+  val (w: Int, q: BigInt) = {
+    val w0 = if (limbBits != 0) limbBits else if (prime != 0) math.max(17, prime.bitLength) else math.min(62, math.max(17, slotBits - 2))
+    require(w0 >= 17 && w0 <= 62, s"w = $w0: the limb is 17 to 62 bits here")
+    require(w0 <= slotBits, s"a $w0-bit limb does not fit a $slotBits-bit slot: use slots of at least ${1 << (32 - Integer.numberOfLeadingZeros(w0 - 1))} bits")
+    if (prime != 0) {
+      require(prime.isProbablePrime(64), s"q = $prime is not prime")
+      require((prime - 1) % (2 * n) == 0, s"q = $prime is not 1 mod 2n = ${2 * n}: Z_q has no primitive ${2 * n}-th root of unity")
+      require(prime.bitLength <= w0, s"q = $prime has ${prime.bitLength} bits, more than w = $w0 (_w)")
+      (w0, prime)
+    } else {
+      val qs = PrimeClass.AnyPrime.candidates(n, w0).find(_.isProbablePrime(64))
+      require(qs.isDefined, s"no $w0-bit prime is 1 mod 2n = ${2 * n}: use another width (_w) or give q (_q)")
+      (w0, qs.get)
+    }
+  }
+  /** psi, the model's: the smallest primitive 2n-th root of unity mod q. */
+  val psi: BigInt = NttConfig.findPsi(n, q)
+  /** The columns' root r1 = psi^n2, a primitive 2 n1-th root: the NTT unit's psi. */
+  val r1: BigInt = psi.modPow(n2, q)
+  /** The NTT unit: n1 points, the unit's lanes, w bits. */
+  val shape: NttShape = NttShape(n1, nttLanes, w, mul)
+  val barrettLatency: Int = mul.barrettLatency(w)
+
+  /** The middle twiddles run down the columns ([[MiddleTwiddleStage]]): row k1 of a block is row k1 - d times a
+    * per-column ratio. A row takes be / R cycles and the product's loop `barrettLatency`, so d rows are in
+    * flight: d = ceil(latency / (be / R)), 1 when a row of the block lasts as long as the multiplier. */
+  val phases: Int = (barrettLatency + rowWords - 1) / rowWords
+  require(phases < n1, s"the middle twiddles' chains need $phases rows in flight (the Barrett's $barrettLatency cycles over rows of " +
+    s"$rowWords words), not fewer than n1 = $n1: use longer bursts or fewer lanes")
+
+  /** g = psi (forward) or psi^-1 (inverse), and its powers mod q with exponents taken mod 2n. */
+  val g: BigInt = if (inverse) psi.modInverse(q) else psi
+  private def gp(x: BigInt): BigInt = g.modPow(((x % (2 * n)) + 2 * n) % (2 * n), q)
+  /** Row k (< d)'s ratio along a row, g^(2k + 1 - n1): the model's rho_k; k = 0 is its rho_0. */
+  def rowRatio(k: Int): BigInt = gp(2 * k + 1 - n1)
+  /** The column ratios' ratio g^(2d) (d = 1: the model's g^2). */
+  val ratioStep: BigInt = gp(2 * phases)
+  /** Block to block: row k (< d)'s seeds times g^((2k + 1 - n1) be) (k = 0: the model's g^((1 - n1) be)) and the
+    * column ratios times g^(2 d be) (d = 1: the model's g^(2 be)). */
+  def seedStep(k: Int): BigInt = gp(BigInt(2 * k + 1 - n1) * be)
+  val ratioBlockStep: BigInt = gp(BigInt(2) * phases * be)
+
+  /** Words of w bits in the two corner-turn buffers (in and out), and the twiddle generator's state. */
+  val bufferWords: Int = 2 * halves * n1 * be
+  val twiddleStateWords: Int = (phases + 2) * be
+}

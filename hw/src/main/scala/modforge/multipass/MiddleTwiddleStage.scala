@@ -1,0 +1,203 @@
+package modforge.multipass
+
+import modforge.modmul.Precompute
+import spinal.core._
+import spinal.lib._
+
+/** The middle twiddles of a column pass, generated on chip and multiplied into a stream of R-coefficient words
+  * in the order the pass writes (`columns`) or reads (`columns_inverse`) a block: for each block b (columns
+  * j2 = b be .. b be + be - 1), for each operand, rows k1 = 0 .. n1 - 1, within a row the be columns, R a word.
+  * Word by word, `output` = `input` x twiddle mod q, with twiddle(k1, j2) = g^((2 k1 + 1 - n1) j2), g = psi
+  * (forward) or psi^-1 (inverse), exponents mod 2n: verif/polymul/multipass.py's `MiddleTwiddles`, bit for bit.
+  *
+  * **Running products down the columns.** The model runs its products along a row (the ratio rho_k1 =
+  * g^(2 k1 + 1 - n1) from one column to the next), one product after another. A pipelined multiplier cannot
+  * close that loop at one twiddle a cycle: its result comes back `barrettLatency` cycles later. So the chains
+  * run down the columns instead, where consecutive values of one chain are a row, be / R cycles, apart:
+  *
+  *   twiddle(k1, j2) = twiddle(k1 - d, j2) V(j2), V(j2) = g^(2 d j2), for k1 >= d,
+  *
+  * with d = [[ColumnsConfig.phases]] rows in flight (d be / R >= the multiplier's latency; d = 1 unless rows
+  * are shorter than the multiplier is deep). The first d rows of a block and the block's be ratios are the
+  * carried state, the seeds, updated once a block by constants:
+  *
+  *   S_k(j2 + be) = S_k(j2) g^((2k + 1 - n1) be) (k < d),   V(j2 + be) = V(j2) g^(2 d be),
+  *
+  * and set at the start of a pass from S_k(j2) = (g^(2k + 1 - n1))^j2 and V(j2) = (g^(2d))^j2, j2 < be,
+  * themselves running products from 1. With d = 1 the constants are the model's four: rho_0 = g^(1 - n1) and
+  * g^2 (the start), g^((1 - n1) be) and g^(2 be) (block to block); the carried state is 2 be words (S_0 and V),
+  * where the model carries two (the seeds s_b and u_b, from which its rows start).
+  *
+  * **Multipliers**: BarrettOpt (the streaming engine's pointwise multiplier, [[modforge.polymul.StreamMul]]),
+  * R for the data, R for the chains, and one for the seeds: (d + 1) be independent products a block, started
+  * once the block's last operand has read its first d rows; after the pass's last block (and after reset) the
+  * serial start chains instead, about be (latency + 2) cycles, so that the next pass finds block 0's seeds ready.
+  * A block's first rows wait for their seeds (`busy`); the update is hidden while (n1 - d) be / R >= (d + 1) be +
+  * latency (and the start chains while (n1 - d) be / R >= be (latency + 2)).
+  */
+class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
+  private val R = c.R
+  private val w = c.w
+  private val d = c.phases
+  private val L = c.barrettLatency
+  private val be = c.be
+  private val W = c.rowWords
+  private def bits(x: Int) = log2Up(x) max 1
+  private def step(r: UInt, x: Int): Unit = if (x == 1) r := 0 else r := r + 1
+
+  val io = new Bundle {
+    val input = slave Stream (Vec(UInt(w bits), R))
+    val output = master Stream (Vec(UInt(w bits), R))
+    /** The seeds are being computed. */
+    val busy = out Bool ()
+  }
+
+  private val (mp, rr, ll) = Precompute.barrett(w, c.q)
+  /** a b mod q, both variable: the streaming engine's BarrettOpt, as LimbEngine's pointwise product. */
+  def barrett(a: UInt, b: UInt, valid: Bool): (UInt, Bool) = {
+    val m = c.mul.barrett(w)
+    require(m.latency == L, s"BarrettOpt latency ${m.latency}, the configuration says $L")
+    m.in_valid := valid; m.in_a := a; m.in_b := b
+    m.in_m := U(mp, w bits); m.in_r := U(rr, w + 1 bits); m.in_l := U(ll, m.in_l.getWidth bits)
+    (m.out_t, m.out_valid)
+  }
+  private def cat(parts: (UInt, Int)*): UInt = {
+    val ps = parts.filter(_._2 > 0)
+    if (ps.isEmpty) U(0, 1 bits) else ps.map { case (v, b) => v.resize(b).asBits }.reduce(_ ## _).asUInt
+  }
+
+  // ---- Where the stream is: word u of row k of operand o of block b ----
+  val u = Reg(UInt(bits(W) bits)) init (0)
+  val k = Reg(UInt(log2Up(c.n1) bits)) init (0)
+  val o = Reg(UInt(1 bits)) init (0)
+  val lastWord = u === W - 1
+  val lastRow = k === c.n1 - 1
+  val lastOperand = if (c.operands == 1) True else o === c.operands - 1
+  val blockLast = lastOperand && lastRow && lastWord
+  val fromSeeds = k < d
+
+  // ---- The state: S_k(c) at k be + c (k < d), V(c) at d be + c; the next block's V apart ----
+  val state = Vec.fill((d + 1) * be)(Reg(UInt(w bits)))
+  val ratioNext = Vec.fill(be)(Reg(UInt(w bits)))
+  val updating = Reg(Bool()) init (True) // block 0's seeds are computed after reset
+  io.busy := updating
+
+  // ---- The twiddles of this word: the seeds (rows < d) or the chains ----
+  val chain = StreamFifo(Vec(UInt(w bits), R), d * W, latency = 0)
+  private val seedRow = k.resize(bits(d))
+  val seedWord = Vec((0 until R).map { i =>
+    val v = Vec(for (kk <- 0 until d; uu <- 0 until W) yield state(kk * be + uu * R + i))
+    if (v.size == 1) v(0) else v(cat((seedRow, log2Up(d)), (u, log2Up(W))).resize(log2Up(v.size)))
+  })
+  val ratio = Vec((0 until R).map { i =>
+    val v = Vec(for (uu <- 0 until W) yield state(d * be + uu * R + i))
+    if (v.size == 1) v(0) else v(u.resize(log2Up(W)))
+  })
+  val tw = Mux(fromSeeds, seedWord, chain.io.pop.payload)
+  val twValid = Mux(fromSeeds, True, chain.io.pop.valid) && !(updating && (fromSeeds || blockLast))
+
+  // ---- The data products, into a FIFO whose room is counted before a product starts ----
+  private val depth = L + 4
+  val results = StreamFifo(Vec(UInt(w bits), R), depth)
+  val inflight = Reg(UInt(log2Up(depth + 1) bits)) init (0)
+  val credit = results.io.availability > inflight
+  val fire = io.input.valid && twValid && credit
+  io.input.ready := twValid && credit
+  chain.io.pop.ready := fire && !fromSeeds
+  val prods = (0 until R).map(i => barrett(io.input.payload(i), tw(i), fire))
+  results.io.push.valid := prods.head._2
+  results.io.push.payload := Vec(prods.map(_._1))
+  inflight := inflight + U(fire).resized - U(prods.head._2).resized
+  io.output << results.io.pop
+
+  // ---- The chains: row k + d of this column from row k ----
+  val chainIssue = fire && k < c.n1 - d
+  val next = (0 until R).map(i => barrett(tw(i), ratio(i), chainIssue))
+  chain.io.push.valid := next.head._2
+  chain.io.push.payload := Vec(next.map(_._1))
+  // A chain holds at most d rows of a column's values, the FIFO's depth: a result always has its place.
+  assert(!(chain.io.push.valid && !chain.io.push.ready), "MiddleTwiddleStage: a chain value with no room", FAILURE)
+
+  when(fire) {
+    u := (if (W == 1) U(0) else u + 1)
+    when(lastWord) {
+      k := k + 1
+      when(lastRow) { if (c.operands > 1) o := o + 1 }
+    }
+    when(blockLast) { for (cc <- 0 until be) state(d * be + cc) := ratioNext(cc) }
+  }
+
+  // ---- The seeds' multiplier ----
+  // Both modes compute the next block's seeds: S_k in place (the block's last operand has read its rows < d), V
+  // into ratioNext (the block's chains still use V; it takes ratioNext at the block's last word).
+  //  - step (blocks 0 .. B - 2): every state word times its block step, one a cycle, independent;
+  //  - init (after reset, and at the pass's last block, for the next pass's block 0): column 0 of every chain is
+  //    1, then for column cc = 1 .. be - 1 chain x (x < d: S_x, x = d: V) gets x(cc - 1) times its start ratio, the
+  //    d + 1 chains issued back to back, the next column once they have landed.
+  // So a pass finds block 0's seeds ready, as soon as the previous pass (or reset) is some way behind.
+  private val nState = (d + 1) * be
+  val blk = Reg(UInt(bits(c.blocks) bits)) init (0)
+  val initMode = Reg(Bool()) init (True)
+  val afterReset = Reg(Bool()) init (True)
+  val x = Reg(UInt(bits(d + 1) bits)) init (0)
+  val col = Reg(UInt(log2Up(be + 1) bits)) init (0)
+  val j = Reg(UInt(log2Up(nState + 1) bits)) init (0)
+  val pending = Reg(UInt(log2Up(nState + L + 2) bits)) init (0)
+  private val startRatios = Vec((0 until d).map(kk => U(c.rowRatio(kk), w bits)) :+ U(c.ratioStep, w bits))
+  private val blockSteps = Vec((0 until d).map(kk => U(c.seedStep(kk), w bits)) :+ U(c.ratioBlockStep, w bits))
+  private val xIdx = x.resize(log2Up(d + 1))
+  // be is a power of two: x be + col is x above col's log2(be) bits.
+  val initIdx = cat((x, log2Up(d + 1)), (col, log2Up(be))).resize(log2Up(nState))
+  val initV = x === d
+  val firstCol = updating && initMode && col === 0 && pending === 0
+  val issueInit = updating && initMode && col =/= 0 && col < be && (x =/= 0 || pending === 0)
+  val issueBlock = updating && !initMode && j < nState
+  val blockX = (j >> log2Up(be)).resize(log2Up(d + 1))
+  private val prevCol = (col - 1).resize(log2Up(be))
+  val initA = Mux(initV, ratioNext(prevCol), state(initIdx - 1))
+  val ua = Mux(initMode, initA, state(j.resize(log2Up(nState))))
+  val ub = Mux(initMode, startRatios(xIdx), blockSteps(blockX))
+  val issue = issueInit || issueBlock
+  val (upd, updValid) = barrett(ua, ub, issue)
+  // The result's place: a state word (S), or ratioNext (V).
+  val target = Mux(initMode, initIdx, j.resize(log2Up(nState)))
+  val toNext = Mux(initMode, initV, j >= d * be)
+  val landing = Delay(target, L)
+  val landingNext = Delay(toNext, L)
+  pending := pending + U(issue).resized - U(updValid).resized
+  when(updValid) {
+    when(landingNext) { ratioNext(landing.resize(log2Up(be))) := upd }
+      .otherwise { state(landing) := upd }
+  }
+  when(firstCol) {
+    for (xx <- 0 until d) state(xx * be) := 1
+    ratioNext(0) := 1
+    col := 1
+  }
+  when(issueInit) {
+    when(x === d) { x := 0; col := col + 1 } otherwise { x := x + 1 }
+  }
+  when(issueBlock) { j := j + 1 }
+  // Done when every product has landed and none is left to issue. After reset nothing waits for ratioNext at a
+  // block's end: V takes it now.
+  val initDone = initMode && col === be && pending === 0 && !updValid
+  val blockDone = !initMode && j === nState && pending === 0 && !updValid
+  when(updating && (initDone || blockDone)) {
+    updating := False
+    when(afterReset) {
+      afterReset := False
+      for (cc <- 0 until be) state(d * be + cc) := ratioNext(cc)
+    }
+  }
+
+  // Block b's last operand has read its seeds (rows < d): the seeds of block b + 1, or of the next pass's block 0.
+  val lastBlock = blk === c.blocks - 1
+  when(fire && blockLast) { step(blk, c.blocks) }
+  when(fire && lastOperand && k === d - 1 && lastWord) {
+    updating := True
+    initMode := lastBlock
+    j := 0
+    x := 0
+    col := 0
+  }
+}
