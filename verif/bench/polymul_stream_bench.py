@@ -19,16 +19,17 @@ The interface's promises, checked here:
 
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_STALL (probability of
 a stalled beat on each stream in the stall tests, default 0.3), MODFORGE_POLYMUL_OPS (random products
-per test, default 4), MODFORGE_CLK_NS.
+per test, default 4), MODFORGE_CLK_NS, MODFORGE_SETTLE_NS (bench_common.settle: how long after the falling
+edge outputs are read; a timed gate-level run sets it, as in_ready depends on out_ready through gates).
 """
 import os
 import random
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, ReadOnly, RisingEdge
+from cocotb.triggers import FallingEdge, RisingEdge
 
-from bench_common import start_bench
+from bench_common import settle, start_bench
 
 from polymul.stream import Engine, assert_product, negacyclic_reference
 
@@ -36,7 +37,8 @@ from polymul.stream import Engine, assert_product, negacyclic_reference
 class PolymulStreamBench:
     """Drives both streams cycle by cycle.
 
-    Inputs change on the falling edge; after they settle (ReadOnly) in_ready and out_valid are read,
+    Inputs change on the falling edge; after they settle (bench_common.settle: the read-only phase, later
+    with gate delays) in_ready and out_valid are read,
     and a beat moves at the next rising edge when valid and ready are both high there. Rising edges
     are counted from the start (`self.rising`: edges so far), so a beat driven now is accepted at
     edge `self.rising + 1`, and an out_valid seen now was set by edge `self.rising`.
@@ -78,11 +80,11 @@ class PolymulStreamBench:
         # Promise (0): in_ready is 0 until reset_cycles rising edges have sampled reset at 0, then 1
         # (an idle engine takes a product at once).
         for i in range(self.reset_cycles):
-            await ReadOnly()
+            await settle()
             assert self._bit("in_ready") == 0, (
                 f"{self.name}: in_ready 1 after {i} edges with reset 0, the manifest's reset_cycles is {self.reset_cycles}")
             await FallingEdge(d.clk)
-        await ReadOnly()
+        await settle()
         assert self._bit("in_ready") == 1, (
             f"{self.name}: in_ready still 0 after {self.reset_cycles} edges with reset 0 (the manifest's reset_cycles)")
         await FallingEdge(d.clk)
@@ -130,7 +132,7 @@ class PolymulStreamBench:
                 d.in_a.value, d.in_b.value = rng.getrandbits(e.width), rng.getrandbits(e.width)
             ready = not (out_stall and rng.random() < out_stall)
             d.out_ready.value = int(ready)
-            await ReadOnly()
+            await settle()
             in_ready, out_valid = self._bit("in_ready"), self._bit("out_valid")
             if out_valid:
                 k = len(out_words)
@@ -167,7 +169,7 @@ class PolymulStreamBench:
             await FallingEdge(d.clk)
             d.in_valid.value = 0
             d.out_ready.value = 1
-            await ReadOnly()
+            await settle()
             assert self._bit("out_valid") == 0, f"{self.name}: out_valid after edge {self.rising} {what}"
 
     async def reset_pulse(self, cycles=3):
@@ -181,7 +183,7 @@ class PolymulStreamBench:
             await FallingEdge(d.clk)
             if i == cycles - 1:
                 d.reset.value = 0
-            await ReadOnly()
+            await settle()
             assert self._bit("out_valid") == 0, f"{self.name}: out_valid after edge {self.rising}, with reset high"
 
     # ---- Operands and checks ----
