@@ -22,9 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The shard that runs beside the flows in `make test`: about a quarter of the SpinalSim time
-# (Verilator builds of the NTT butterflies and tiles, and the memories'), chosen to balance the two
+# (Verilator builds of the NTT butterflies and tiles, the memories and the multi-pass NTT units), chosen to balance the two
 # chains (reports/test_times.md: on 2026-11-25 the sim chain took 10.6 min, the flow chain 9.2).
-SHARD_B = ["modforge.ntt.ButterflySimSpec", "modforge.ntt.NttTileSimSpec", "modforge.mem.SyncRamSpec"]
+SHARD_B = ["modforge.ntt.ButterflySimSpec", "modforge.ntt.NttTileSimSpec", "modforge.mem.SyncRamSpec",
+           "modforge.polymul.StreamNttSimSpec"]
 FORK_ARGS = ["-Xss256m"]  # build.sc: hw.forkArgs
 
 
