@@ -132,7 +132,7 @@ BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 # without Mill (scripts/scala_tests.py: one JVM per shard, shard b in its own workspace), so that
 # they can use both cores. The split balances the two chains' times. The `_fast` configurations run
 # at RTL at 32 bits here (their explicit product trees cost Icarus minutes at 64); test-long adds 64, 128.
-SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_multipass_columns.py verif/tests/test_multipass_mover.py verif/tests/test_multipass_rows.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_polymul_given_primes.py verif/tests/test_polymul_stream.py verif/tests/test_registry.py
+SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_multipass_columns.py verif/tests/test_multipass_engine.py verif/tests/test_multipass_mover.py verif/tests/test_multipass_rows.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_polymul_given_primes.py verif/tests/test_polymul_stream.py verif/tests/test_registry.py
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT)"
 
 test: setup

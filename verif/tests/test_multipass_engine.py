@@ -1,0 +1,52 @@
+"""The one-limb multi-pass engine in RTL (hw/src/main/scala/modforge/multipass/MultipassEngine.scala,
+docs/polymul_multipass.md, "RTL: the engine, one limb"): the three passes chained behind one AXI4 master, run by
+the cocotb bench (verif/bench/multipass_engine_bench.py) on AxiRam, c checked against a schoolbook product in
+Python big ints. One small configuration: n = 1024, n1 = 64 (n2 = 16), P = 2, a 128-bit bus, two-beat bursts,
+the given prime 8380417 (the column and rows pass tests' `_q8380417` designs), the paper's behavioural
+multipliers (`_mpaper`, as the pass tests use: the fast ones simulate hundreds of times slower).
+
+The design is generated here into build/multipass_engine_tests/<design>/. Each bench run writes its cycles to
+sim_rtl/engine_cycles_<test>.json; the test prints them (pytest -s) and checks that they are sane: no product
+beats the model's cycles (`costs(p).cycles()`), and without pauses a product is within 5% of the model's cycles
+plus the three passes' fills (columns: 2 n1 be / R + the NTT's latency; rows: the engine's latency).
+"""
+import json
+import subprocess
+
+import pytest
+
+from runner import BUILD, ROOT, run_bench
+
+OUT = BUILD / "multipass_engine_tests"
+MAIN = "modforge.multipass.MultipassEngineDesigns"
+DESIGN = "mpoly_1024_x64_b128_l2_s32_p2_q8380417_mpaper"
+
+
+@pytest.fixture(scope="session")
+def generated():
+    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), DESIGN], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    return True
+
+
+def test_engine(generated):
+    rtl = OUT / DESIGN / "rtl" / f"{DESIGN}.v"
+    run_bench(DESIGN, [rtl], kind="rtl", test_module="multipass_engine_bench", manifest=rtl.with_suffix(".json"))
+    sim = OUT / DESIGN / "sim_rtl"
+    for test in ("engine_no_pauses", "engine_back_pressure", "engine_slow_b"):
+        for r in json.loads((sim / f"engine_cycles_{test}.json").read_text()):
+            passes = ", ".join(f"{k} {v['cycles']} (model {v['model']} + fill {v['fill']})" for k, v in r["passes"].items())
+            print(f"{DESIGN} {r['test']}: {r['cycles']} cycles; the model's {r['model_cycles']} (ratio {r['ratio']:.3f}), "
+                  f"{r['model_cycles'] + r['fill']} with the fills {r['fill']} (ratio {r['ratio_with_fill']:.3f}); {passes}")
+            assert r["cycles"] >= r["model_cycles"], f"faster than the model allows: {r}"
+            if r["pause"] == 0:
+                assert r["cycles"] < 1.05 * (r["model_cycles"] + r["fill"]), f"without pauses over the model with fills: {r}"
+
+
+def test_refuses_prime_not_1_mod_2n():
+    """1073741441 is prime and 1 mod 64, not 1 mod 2048: refused by name, before anything is written."""
+    p = subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT / "refused"), "mpoly_1024_x32_b64_q1073741441"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert p.returncode != 0
+    out = p.stderr + p.stdout
+    assert "q = 1073741441 is not 1 mod 2n = 2048" in out, out[-2000:]
