@@ -28,9 +28,11 @@ CASES = {
     # words of 4 lanes (a beat is 4 words); region a only
     "mover_1024_x16_b256_l4_s16_p4_o4_k1": 16,
 }
-# make test runs the first (both operands, 8 blocks, 512 read bursts); make test-long (MODFORGE_POLYMUL_LONG=1)
-# all three (docs/testing.md, "Tiers").
-RUN = list(CASES) if os.environ.get("MODFORGE_POLYMUL_LONG") == "1" else list(CASES)[:1]
+# make test-long only (MODFORGE_POLYMUL_LONG=1): in make test the one-limb engine's bench
+# (test_multipass_engine.py) runs every pass through the same units (docs/testing.md, "Tiers").
+LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
+pytestmark = pytest.mark.skipif(not LONG, reason="make test-long (MODFORGE_POLYMUL_LONG=1); make test runs the one-limb engine's bench")
+RUN = CASES
 
 
 @pytest.fixture(scope="session")
