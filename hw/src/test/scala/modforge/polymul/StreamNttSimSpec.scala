@@ -40,14 +40,14 @@ class StreamNttPair(val shape: NttShape, val q: BigInt, val psi: BigInt) extends
   * cycles, the first result beat read `latency` + 1 edges after the first beat was accepted), then gaps
   * between frames (the unit drains by itself) and random stalls on both streams.
   *
-  * make test: n = 64 at P = 1 (SDF stages only, the copied table index of a 32-entry table) and n = 16
-  * at P = 2 (a lane-pair stage); make test-long (TestTier) adds n = 16 at P = 1, 64 at P = 2, and 256 at
-  * P = 1 and 2. The paper's multipliers, as StreamPolymulSimSpec (the fast ones' product trees cost
+  * make test: n = 16 at P = 2 (SDF stages and a lane-pair stage); make test-long (TestTier) adds n = 64
+  * at P = 1 (SDF stages only, the copied table index of a 32-entry table), 16 at P = 1, 64 at P = 2, and
+  * 256 at P = 1 and 2. The paper's multipliers, as StreamPolymulSimSpec (the fast ones' product trees cost
   * Verilator minutes; the pipelines around them are the same code).
   */
 class StreamNttSimSpec extends AnyFunSuite {
-  private val cases: Seq[(Int, Int, Int)] = TestTier.pick(Seq((64, 1, 21), (16, 2, 21)),
-    Seq((16, 1, 17), (64, 2, 31), (256, 1, 21), (256, 2, 21)))
+  private val cases: Seq[(Int, Int, Int)] = TestTier.pick(Seq((16, 2, 21)),
+    Seq((64, 1, 21), (16, 1, 17), (64, 2, 31), (256, 1, 21), (256, 2, 21)))
 
   /** The largest w-bit prime = 1 mod 2n, and a primitive 2n-th root of unity that is not findPsi's
     * (its cube: an odd power of a primitive 2n-th root is one). */
