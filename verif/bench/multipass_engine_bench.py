@@ -35,7 +35,7 @@ from cocotb.triggers import RisingEdge
 
 from cocotbext.axi import AxiBus, AxiRam
 
-from bench_common import env_manifest
+from bench_common import start_bench
 from polymul.multipass import MultipassModel, MultipassParams
 from polymul.multipass_schedule import Layout, Memory, costs, schedule
 
@@ -295,9 +295,7 @@ class EngineBench:
 
 
 async def _bench(dut, salt):
-    tb = EngineBench(dut, env_manifest(), int(os.environ.get("MODFORGE_SEED", "1")) + salt)
-    await tb.start(float(os.environ.get("MODFORGE_CLK_NS", "10")))
-    return tb
+    return await start_bench(EngineBench, dut, salt)
 
 
 @cocotb.test()

@@ -42,7 +42,7 @@ from cocotb.triggers import RisingEdge
 
 from cocotbext.axi import AxiBus, AxiRam
 
-from bench_common import env_manifest
+from bench_common import start_bench
 from polymul.multipass import MultipassParams
 from polymul.multipass_schedule import PAGE_BYTES, Layout, Memory, costs, schedule
 from primetools.proth import largest_ntt_primes
@@ -348,9 +348,7 @@ class MoverBench:
 
 
 async def _bench(dut, salt):
-    tb = MoverBench(dut, env_manifest(), int(os.environ.get("MODFORGE_SEED", "1")) + salt)
-    await tb.start(float(os.environ.get("MODFORGE_CLK_NS", "10")))
-    return tb
+    return await start_bench(MoverBench, dut, salt)
 
 
 @cocotb.test()

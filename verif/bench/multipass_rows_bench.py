@@ -45,7 +45,7 @@ from cocotb.triggers import RisingEdge
 
 from cocotbext.axi import AxiBus, AxiRam
 
-from bench_common import env_manifest
+from bench_common import start_bench
 from polymul.multipass import MultipassModel, MultipassParams
 from polymul.multipass_schedule import PAGE_BYTES, Layout, costs, schedule
 
@@ -370,9 +370,7 @@ class RowsBench:
 
 
 async def _bench(dut, salt):
-    tb = RowsBench(dut, env_manifest(), int(os.environ.get("MODFORGE_SEED", "1")) + salt)
-    await tb.start(float(os.environ.get("MODFORGE_CLK_NS", "10")))
-    return tb
+    return await start_bench(RowsBench, dut, salt)
 
 
 @cocotb.test()
