@@ -14,7 +14,10 @@ is checked, every pass:
   r1^(-(2 k1 + 1) j1); and after ``columns_inverse`` the whole of c against the schoolbook a b mod (x^n + 1)
   (``polymul.stream.negacyclic_reference``, no NTT);
 - **the bursts**: the AR and AW sequences (address, AxLEN) equal the pass's bursts in ``schedule(p)``, in order;
-  bursts in flight never exceed ``outstanding``; nothing moves after ``done``.
+  INCR bursts of the bus's size, none across 4 KB; bursts in flight never exceed ``outstanding``; nothing moves
+  after ``done``;
+- **the protocol** on AR, AW and W (``axi_memory_bench``): a valid not yet taken stays up with its payload
+  unchanged; full WSTRB and WLAST on every burst_beats-th beat.
 
 Cycles: from the rising edge that takes ``start`` to the one that sets ``done``, against the model's cycles for
 the pass (``costs(p)``: the larger of the lanes' n / P and the port's beats), and the NTT's latency. They go to
@@ -23,21 +26,17 @@ the log and to ``columns_cycles_<test>.json`` beside the simulation, for the pyt
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_PAUSE (probability of a paused
 cycle on each AXI channel in the back-pressure test, default 0.3), MODFORGE_CLK_NS.
 """
-import json
 import logging
 import os
 import random
-from pathlib import Path
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 
-from cocotbext.axi import AxiBus, AxiRam
-
+from axi_memory_bench import AxiMemoryBench
 from bench_common import start_bench
 from polymul.multipass import MultipassModel, MultipassParams
-from polymul.multipass_schedule import Layout, Memory, costs, schedule
+from polymul.multipass_schedule import Memory, costs, schedule
 from polymul.stream import negacyclic_reference
 
 LOG = logging.getLogger("cocotb.multipass_columns")
@@ -51,24 +50,15 @@ def params_of(m: dict) -> MultipassParams:
     return p
 
 
-def random_pauses(rng: random.Random, p: float):
-    while True:
-        yield rng.random() < p
+class ColumnsBench(AxiMemoryBench):
+    post_reset_edges = 4     # the NTT unit's reset tree: its streams open two edges after reset
 
-
-class ColumnsBench:
     def __init__(self, dut, m: dict, seed: int):
-        self.dut, self.m = dut, m
-        self.rng = random.Random(seed)
-        self.p = params_of(m)
+        super().__init__(dut, m, seed, params_of(m))
         self.model = MultipassModel(self.p)
-        self.layout = Layout(self.p)
-        assert self.layout.region_bytes == m["region_bytes"], (self.layout.region_bytes, m["region_bytes"])
         self.pass_name = m["pass"]
-        self.n, self.n1, self.n2, self.q = m["n"], m["n1"], m["n2"], m["prime"]
+        self.q = m["prime"]
         self.psi, self.r1 = m["psi"], m["r1"]
-        self.s = m["slot_bits"]
-        self.slot_bytes = self.s // 8
         self.reads, self.writes = m["reads"], m["writes"]
         idx = [ps.name for ps, _ in schedule(self.p)].index(self.pass_name)
         self.cost = costs(self.p).passes[idx]
@@ -77,45 +67,23 @@ class ColumnsBench:
         for blk in blocks:
             self.ar_expected += blk.reads
             self.aw_expected += blk.writes
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "mem"), dut.clk, dut.reset, size=self.layout.total_bytes)
-        for log in (self.ram.write_if.log, self.ram.read_if.log):
-            log.setLevel(logging.WARNING)   # one INFO line per burst otherwise
-        self.pause = 0.0
-        self.edge = 0
         self.start_edge = 0
         self.reset_counts()
 
     def reset_counts(self):
         self.ar_seen, self.aw_seen = [], []
         self.w_beats = 0
-        self.reads_in_flight = self.writes_in_flight = 0
-        self.max_reads_in_flight = self.max_writes_in_flight = 0
+        self.reset_bursts()
         self.phantom_ticks = 0
         self.marks = {}          # milestone -> edge (from the pass's start): first and last of each stream
 
-    async def start(self, clk_ns: float):
-        d = self.dut
-        cocotb.start_soon(Clock(d.clk, clk_ns, unit="ns").start())
-        d.io_start.value = 0
-        d.reset.value = 1
-        for _ in range(4):
-            await RisingEdge(d.clk)
-        d.reset.value = 0
-        for _ in range(4):   # the NTT unit's reset tree: its streams open two edges after reset
-            await RisingEdge(d.clk)
-        cocotb.start_soon(self._monitor())
-
-    def set_pauses(self, p: float):
-        """Random pauses on every AXI channel (AxiRam's side: AR, AW, W ready and R, B valid); p = 0: none."""
-        chans = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel, self.ram.write_if.aw_channel,
-                 self.ram.write_if.w_channel, self.ram.write_if.b_channel)
-        for ch in chans:
-            ch.set_pause_generator(random_pauses(random.Random(self.rng.random()), p) if p else None)
-        self.pause = p
+    def monitors(self):
+        return [self._monitor()]
 
     async def _monitor(self):
         d = self.dut
         ctrl = d.ntt.control_ctrl     # the NTT unit's StreamControl: its empty (phantom) frames, for the log
+        sigs = self.axi_channels()
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
@@ -127,41 +95,16 @@ class ColumnsBench:
                 if int(v.value) and int(r.value):
                     self.marks.setdefault(f"first_{name}", self.edge - self.start_edge)
                     self.marks[f"last_{name}"] = self.edge - self.start_edge
-            if int(d.mem_arvalid.value) and int(d.mem_arready.value):
-                self.ar_seen.append((int(d.mem_araddr.value), int(d.mem_arlen.value)))
-                self.reads_in_flight += 1
-                self.max_reads_in_flight = max(self.max_reads_in_flight, self.reads_in_flight)
-            if int(d.mem_rvalid.value) and int(d.mem_rready.value) and int(d.mem_rlast.value):
-                self.reads_in_flight -= 1
-            if int(d.mem_awvalid.value) and int(d.mem_awready.value):
-                self.aw_seen.append((int(d.mem_awaddr.value), int(d.mem_awlen.value)))
-                self.writes_in_flight += 1
-                self.max_writes_in_flight = max(self.max_writes_in_flight, self.writes_in_flight)
-            if int(d.mem_wvalid.value) and int(d.mem_wready.value):
+            fired = self.handshakes(sigs)
+            for ch, seen in (("ar", self.ar_seen), ("aw", self.aw_seen)):
+                if fired[ch]:
+                    addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
+                    self.check_burst(ch.upper(), addr, ln, sz, burst)
+                    seen.append((addr, ln))
+            if fired["w"]:
+                self.check_w_beat(self.w_beats, int(d.mem_wstrb.value), int(d.mem_wlast.value))
                 self.w_beats += 1
-            if int(d.mem_bvalid.value) and int(d.mem_bready.value):
-                self.writes_in_flight -= 1
-            assert self.reads_in_flight <= self.m["outstanding"], f"{self.reads_in_flight} read bursts in flight"
-            assert self.writes_in_flight <= self.m["outstanding"], f"{self.writes_in_flight} write bursts unacknowledged"
-
-    # ---- operands ----
-    def operands(self, pattern: str):
-        """(a, b), residues mod q: random, or the edge polynomials (all q - 1, zero, one-hot, x^(n-1))."""
-        n, q, rng = self.n, self.q, self.rng
-        rand = [rng.randrange(q) for _ in range(n)]
-        if pattern == "random":
-            return rand, [rng.randrange(q) for _ in range(n)]
-        if pattern == "max":            # all q - 1, both
-            return [q - 1] * n, [q - 1] * n
-        if pattern == "onehot":         # a random one-hot coefficient, and x^(n-1)
-            a = [0] * n
-            a[rng.randrange(n)] = rng.randrange(1, q)
-            b = [0] * n
-            b[n - 1] = 1
-            return a, b
-        if pattern == "zero":           # zero, and all q - 1
-            return [0] * n, [q - 1] * n
-        raise ValueError(pattern)
+            self.count_bursts(fired["ar"], fired["aw"], self.m["outstanding"], self.m["outstanding"])
 
     def images(self, a, b):
         """(before, expected) memory images of the pass, and the model's memory before it."""
@@ -186,45 +129,18 @@ class ColumnsBench:
             expect[lo:lo + self.n] = after.words[lo:lo + self.n]
         return self.to_bytes(before), self.to_bytes(expect), start
 
-    def to_bytes(self, words) -> bytes:
-        return b"".join(int(w).to_bytes(self.slot_bytes, "little") for w in words)
-
-    def region(self, data: bytes, region: str):
-        at = self.layout.base(region, 0)
-        sb = self.slot_bytes
-        return [int.from_bytes(data[at + i * sb:at + (i + 1) * sb], "little") for i in range(self.n)]
-
     # ---- a pass ----
     async def run_pass(self, pattern: str, label: str) -> dict:
-        d = self.dut
-        a, b = self.operands(pattern)
+        a, b = self.operands(pattern, self.q)
         before, expect, start = self.images(a, b)
         self.ram.write(0, before)
         self.reset_counts()
-        while int(d.io_busy.value):
-            await RisingEdge(d.clk)
-        d.io_start.value = 1
-        await RisingEdge(d.clk)      # the edge that takes start
-        self.start_edge = self.edge
-        d.io_start.value = 0
-        edges, limit = 0, 50 * self.cost.cycles() + 5000
-        while True:
-            await RisingEdge(d.clk)
-            edges += 1
-            if int(d.io_done.value):
-                break
-            assert edges < limit, f"{label}: no done after {limit} cycles"
-        # Values read just after an edge are those before it: done seen after edge k was set by edge k - 1.
-        cycles = edges - 1
-        counts = (len(self.ar_seen), len(self.aw_seen), self.w_beats)
-        for _ in range(20):
-            await RisingEdge(d.clk)
-        assert counts == (len(self.ar_seen), len(self.aw_seen), self.w_beats), f"{label}: traffic after done"
-        assert not int(d.io_respError.value), f"{label}: an error response"
+        cycles = await self.run_to_done(label, 50 * self.cost.cycles() + 5000,
+                                        lambda: (len(self.ar_seen), len(self.aw_seen), self.w_beats))
         got = self.ram.read(0, len(expect))
         self.check_bursts(label)
         self.check_definitions(label, got, before, a, b)
-        self.check_memory(label, got, expect)
+        self.diff_memory(label, got, expect, "the model's image")
         model_cycles = self.cost.cycles()
         r = {"test": label, "pattern": pattern, "pause": self.pause, "cycles": cycles, "model_cycles": model_cycles,
              "ratio": round(cycles / model_cycles, 4), "stream_cycles": self.cost.stream_cycles,
@@ -257,15 +173,15 @@ class ColumnsBench:
                 [(rng.randrange(n1), rng.randrange(n2)) for _ in range(8)]
         if self.pass_name == "columns":
             for region, src in (("x", a), ("y", b)):
-                mem = self.region(got, region)
+                mem = self.region_words(got, region)
                 for k1, j2 in spots:
                     col = sum(src[j2 + n2 * j1] * pow(r1, (2 * k1 + 1) * j1, q) for j1 in range(n1)) % q
                     want = col * pow(psi, (2 * k1 + 1 - n1) * j2 % two_n, q) % q
                     assert mem[k1 * n2 + j2] == want, (
                         f"{label}: {region}[k1 = {k1}][j2 = {j2}] = {mem[k1 * n2 + j2]}, the definition gives {want}")
         else:
-            z = self.region(before, "x")
-            c = self.region(got, "c")
+            z = self.region_words(before, "x")
+            c = self.region_words(got, "c")
             n1_inv = pow(n1, -1, q)
             for j1, j2 in spots:
                 acc = sum(z[k1 * n2 + j2] * pow(psi, -((2 * k1 + 1 - n1) * j2) % two_n, q)
@@ -278,24 +194,6 @@ class ColumnsBench:
             assert not bad, f"{label}: c differs from the schoolbook a b mod (x^n + 1) at {len(bad)} coefficients, " \
                             f"first {bad[0]}: {c[bad[0]]}, expected {ref[bad[0]]}"
 
-    def check_memory(self, label, got: bytes, want: bytes):
-        if got != want:
-            sb = self.slot_bytes
-            bad = [i for i in range(0, len(want), sb) if got[i:i + sb] != want[i:i + sb]]
-            at = bad[0]
-            region = at // self.layout.region_bytes
-            slot = (at % self.layout.region_bytes) // sb
-            raise AssertionError(
-                f"{label}: {len(bad)} slots differ from the model's image; first at byte {at:#x} (region "
-                f"{'abxyc'[region] if region < 5 else '?'}, slot {slot} = row {slot // self.n2}, column "
-                f"{slot % self.n2}): {int.from_bytes(got[at:at + sb], 'little')}, expected "
-                f"{int.from_bytes(want[at:at + sb], 'little')}")
-
-    def record(self, results):
-        out = Path(os.environ.get("COCOTB_RESULTS_FILE", "results.xml")).parent
-        name = results[0]["test"].split(":")[0]
-        (out / f"columns_cycles_{name}.json").write_text(json.dumps(results, indent=1) + "\n")
-
 
 async def _bench(dut, salt):
     return await start_bench(ColumnsBench, dut, salt)
@@ -305,7 +203,7 @@ async def _bench(dut, salt):
 async def pass_no_pauses(dut):
     """One pass on random operands, every AXI channel ready at every cycle: the pass's own pace."""
     tb = await _bench(dut, 0)
-    tb.record([await tb.run_pass("random", "pass_no_pauses:random")])
+    tb.record("columns", [await tb.run_pass("random", "pass_no_pauses:random")])
 
 
 @cocotb.test()
@@ -315,6 +213,6 @@ async def pass_back_pressure(dut):
     tb = await _bench(dut, 1)
     tb.set_pauses(float(os.environ.get("MODFORGE_PAUSE", "0.3")))
     results = []
-    for pattern in ("max", "onehot", "zero"):
+    for pattern in ("max", "onehot_xn1", "zero_max"):
         results.append(await tb.run_pass(pattern, f"pass_back_pressure:{pattern}"))
-    tb.record(results)
+    tb.record("columns", results)

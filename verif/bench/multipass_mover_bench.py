@@ -30,21 +30,16 @@ Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_L
 slot width: the edge pattern is 2^w - 1), MODFORGE_PAUSE (probability of a paused cycle on each AXI channel
 and of a stalled cycle on each stream in the back-pressure test, default 0.3), MODFORGE_CLK_NS.
 """
-import json
 import logging
 import os
-import random
-from pathlib import Path
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 
-from cocotbext.axi import AxiBus, AxiRam
-
+from axi_memory_bench import AxiMemoryBench
 from bench_common import start_bench
 from polymul.multipass import MultipassParams
-from polymul.multipass_schedule import PAGE_BYTES, Layout, Memory, costs, schedule
+from polymul.multipass_schedule import Memory, costs, schedule
 from primetools.proth import largest_ntt_primes
 
 
@@ -71,22 +66,11 @@ def schedule_bursts(p: MultipassParams, reads, writes):
     return ar, aw
 
 
-def random_pauses(rng: random.Random, p: float):
-    while True:
-        yield rng.random() < p
-
-
-class MoverBench:
+class MoverBench(AxiMemoryBench):
     def __init__(self, dut, m: dict, seed: int):
-        self.dut, self.m = dut, m
-        self.rng = random.Random(seed)
-        self.limb_bits = int(os.environ.get("MODFORGE_LIMB_BITS", m["slot_bits"]))
-        self.p = params_of(m, min(self.limb_bits, 64))
-        self.layout = Layout(self.p)
-        assert self.layout.region_bytes == m["region_bytes"], (self.layout.region_bytes, m["region_bytes"])
-        self.n, self.n1, self.n2 = m["n"], m["n1"], m["n2"]
-        self.s = m["slot_bits"]
-        self.slot_bytes = self.s // 8
+        limb_bits = int(os.environ.get("MODFORGE_LIMB_BITS", m["slot_bits"]))
+        super().__init__(dut, m, seed, params_of(m, min(limb_bits, 64)))
+        self.limb_bits = limb_bits
         self.lanes, self.e, self.be = m["lanes"], m["e"], m["be"]
         self.reads, self.writes = m["reads"], m["writes"]
         self.ar_expected, self.aw_expected = schedule_bursts(self.p, self.reads, self.writes)
@@ -98,113 +82,48 @@ class MoverBench:
         # The mover's one stream carries the operands one after the other, `lanes` slots a word: with fewer
         # lanes than e it, not the port, sets the pace.
         self.stream_cycles = len(self.reads) * self.n // self.lanes
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "mem"), dut.clk, dut.reset, size=self.layout.total_bytes)
-        for log in (self.ram.write_if.log, self.ram.read_if.log):
-            log.setLevel(logging.WARNING)   # one INFO line per burst otherwise
-        self.stall = 0.0
         self.queue = []          # words between rdWords and wrWords (the "engine")
         self.queue_depth = 4
-        self.rd_words = []       # (word, last) taken from rdWords this pass
-        self.edge = 0
         self.reset_counts()
 
     def reset_counts(self):
-        self.ar_seen, self.aw_seen, self.rd_words = [], [], []
+        self.ar_seen, self.aw_seen, self.rd_words = [], [], []   # rd_words: (word, last) taken from rdWords
         self.w_beats = 0
-        self.reads_in_flight = self.writes_in_flight = 0
-        self.max_reads_in_flight = self.max_writes_in_flight = 0
+        self.reset_bursts()
         self.first_ar_edge = self.first_r_edge = None
 
-    async def start(self, clk_ns: float):
-        d = self.dut
-        cocotb.start_soon(Clock(d.clk, clk_ns, unit="ns").start())
-        d.io_start.value = 0
-        d.io_rdWords_ready.value = 0
-        d.io_wrWords_valid.value = 0
-        d.io_wrWords_payload.value = 0
-        d.reset.value = 1
-        for _ in range(4):
-            await RisingEdge(d.clk)
-        d.reset.value = 0
-        await RisingEdge(d.clk)
-        cocotb.start_soon(self._monitor())
-        cocotb.start_soon(self._engine())
+    def idle_inputs(self) -> dict:
+        return {"io_start": 0, "io_rdWords_ready": 0, "io_wrWords_valid": 0, "io_wrWords_payload": 0}
 
-    def set_pauses(self, p: float):
-        """Random pauses on every AXI channel (AxiRam's side: AR, AW, W ready and R, B valid) and stalls on
-        both streams (the bench's side); p = 0 turns them off."""
-        chans = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel, self.ram.write_if.aw_channel,
-                 self.ram.write_if.w_channel, self.ram.write_if.b_channel)
-        for ch in chans:
-            ch.set_pause_generator(random_pauses(random.Random(self.rng.random()), p) if p else None)
-        self.stall = p
+    def monitors(self):
+        return [self._monitor(), self._engine()]
+
+    # The bench's pause probability also stalls both streams (the engine's side): set_pauses sets self.pause.
 
     # ---- the monitors: one coroutine samples every channel at each rising edge (the values before it) ----
     async def _monitor(self):
         d = self.dut
-        held = {}   # channel -> payload of a valid not yet taken at the last edge
-        beat_bytes = self.m["bus_bits"] // 8
-        size = beat_bytes.bit_length() - 1
-        full_strb = (1 << beat_bytes) - 1
+        sigs = self.axi_channels()
+        sigs["rd"] = (d.io_rdWords_valid, d.io_rdWords_ready, (d.io_rdWords_payload_fragment, d.io_rdWords_payload_last))
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
-            sigs = {
-                "ar": (d.mem_arvalid, d.mem_arready, (d.mem_araddr, d.mem_arlen, d.mem_arsize, d.mem_arburst)),
-                "aw": (d.mem_awvalid, d.mem_awready, (d.mem_awaddr, d.mem_awlen, d.mem_awsize, d.mem_awburst)),
-                "w": (d.mem_wvalid, d.mem_wready, (d.mem_wdata, d.mem_wstrb, d.mem_wlast)),
-                "rd": (d.io_rdWords_valid, d.io_rdWords_ready, (d.io_rdWords_payload_fragment, d.io_rdWords_payload_last)),
-            }
-            fired = {}
-            for ch, (v, r, payload) in sigs.items():
-                valid, ready = int(v.value), int(r.value)
-                if ch in held:
-                    assert valid, f"{ch}: valid dropped before it was taken (edge {self.edge})"
-                    now = tuple(int(x.value) for x in payload)
-                    assert now == held[ch], f"{ch}: payload changed while waiting, {held[ch]} -> {now} (edge {self.edge})"
-                if valid and not ready:
-                    held[ch] = tuple(int(x.value) for x in payload)
-                else:
-                    held.pop(ch, None)
-                fired[ch] = valid and ready
-            if fired["ar"]:
-                addr, ln, sz, burst = (int(x.value) for x in sigs["ar"][2])
-                self._check_burst("AR", addr, ln, sz, burst, size)
-                self.ar_seen.append((addr, ln))
-                self.reads_in_flight += 1
-                self.max_reads_in_flight = max(self.max_reads_in_flight, self.reads_in_flight)
-                if self.first_ar_edge is None:
-                    self.first_ar_edge = self.edge
-            if int(d.mem_rvalid.value) and int(d.mem_rready.value):
-                if self.first_r_edge is None:
-                    self.first_r_edge = self.edge
-                if int(d.mem_rlast.value):
-                    self.reads_in_flight -= 1
-            if fired["aw"]:
-                addr, ln, sz, burst = (int(x.value) for x in sigs["aw"][2])
-                self._check_burst("AW", addr, ln, sz, burst, size)
-                self.aw_seen.append((addr, ln))
-                self.writes_in_flight += 1
-                self.max_writes_in_flight = max(self.max_writes_in_flight, self.writes_in_flight)
-            if int(d.mem_bvalid.value) and int(d.mem_bready.value):
-                self.writes_in_flight -= 1
+            fired = self.handshakes(sigs)
+            for ch, seen in (("ar", self.ar_seen), ("aw", self.aw_seen)):
+                if fired[ch]:
+                    addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
+                    self.check_burst(ch.upper(), addr, ln, sz, burst)
+                    seen.append((addr, ln))
+            if fired["ar"] and self.first_ar_edge is None:
+                self.first_ar_edge = self.edge
+            if int(d.mem_rvalid.value) and int(d.mem_rready.value) and self.first_r_edge is None:
+                self.first_r_edge = self.edge
             if fired["w"]:
-                strb, last = int(d.mem_wstrb.value), int(d.mem_wlast.value)
-                assert strb == full_strb, f"W beat {self.w_beats}: WSTRB {strb:#x}, not full"
+                self.check_w_beat(self.w_beats, int(d.mem_wstrb.value), int(d.mem_wlast.value))
                 self.w_beats += 1
-                want_last = self.w_beats % self.m["burst_beats"] == 0
-                assert last == want_last, f"W beat {self.w_beats - 1}: WLAST {last}, expected {int(want_last)}"
             if fired["rd"]:
                 self.rd_words.append((int(d.io_rdWords_payload_fragment.value), int(d.io_rdWords_payload_last.value)))
-            assert self.reads_in_flight <= self.m["outstanding"], f"{self.reads_in_flight} read bursts in flight"
-            assert self.writes_in_flight <= self.m["outstanding"], f"{self.writes_in_flight} write bursts unacknowledged"
-
-    def _check_burst(self, ch, addr, ln, sz, burst, size):
-        nbytes = (ln + 1) << sz
-        assert burst == 1, f"{ch} {addr:#x}: burst type {burst}, not INCR"
-        assert sz == size, f"{ch} {addr:#x}: AxSIZE {sz}, not the bus width ({size})"
-        assert addr // PAGE_BYTES == (addr + nbytes - 1) // PAGE_BYTES, \
-            f"{ch} burst {addr:#x} + {nbytes} bytes crosses a {PAGE_BYTES}-byte boundary"
+            self.count_bursts(fired["ar"], fired["aw"], self.m["outstanding"], self.m["outstanding"])
 
     # ---- the engine's place: rdWords -> a short queue -> wrWords, with stalls on both sides ----
     async def _engine(self):
@@ -217,9 +136,9 @@ class MoverBench:
             if presenting and int(d.io_wrWords_ready.value):
                 self.queue.pop(0)
                 presenting = False
-            d.io_rdWords_ready.value = int(len(self.queue) < self.queue_depth and self.rng.random() >= self.stall)
+            d.io_rdWords_ready.value = int(len(self.queue) < self.queue_depth and self.rng.random() >= self.pause)
             # A valid stays up until taken; a stall only delays the next one.
-            if not presenting and self.queue and self.rng.random() >= self.stall:
+            if not presenting and self.queue and self.rng.random() >= self.pause:
                 presenting = True
             d.io_wrWords_valid.value = int(presenting)
             d.io_wrWords_payload.value = self.queue[0] if presenting else 0
@@ -273,35 +192,17 @@ class MoverBench:
         return words
 
     async def run_pass(self, pattern: str, label: str) -> dict:
-        d = self.dut
         before = self.image(pattern)
         self.ram.write(0, before)
         self.reset_counts()
-        while int(d.io_busy.value):
-            await RisingEdge(d.clk)
-        d.io_start.value = 1
-        await RisingEdge(d.clk)      # the edge that takes start
-        d.io_start.value = 0
-        edges, limit = 0, 50 * self.port_cycles + 2000
-        while True:
-            await RisingEdge(d.clk)
-            edges += 1
-            if int(d.io_done.value):
-                break
-            assert edges < limit, f"{label}: no done after {limit} cycles"
-        # Values read just after an edge are those before it: done seen after edge k was set by edge k - 1.
-        cycles = edges - 1
-        counts = (len(self.ar_seen), len(self.aw_seen), self.w_beats, len(self.rd_words))
-        for _ in range(20):
-            await RisingEdge(d.clk)
-        assert counts == (len(self.ar_seen), len(self.aw_seen), self.w_beats, len(self.rd_words)), \
-            f"{label}: traffic after done: {counts} -> AR/AW/W/words {len(self.ar_seen), len(self.aw_seen), self.w_beats, len(self.rd_words)}"
-        assert not int(d.io_respError.value), f"{label}: an error response"
+        cycles = await self.run_to_done(label, 50 * self.port_cycles + 2000,
+                                        lambda: (len(self.ar_seen), len(self.aw_seen), self.w_beats, len(self.rd_words)))
         self.check_addresses(label)
         self.check_words(label, before)
-        self.check_memory(label, before)
+        want = self.expected_image(before)
+        self.diff_memory(label, self.ram.read(0, len(want)), want, "the copy")
         bound = max(self.port_cycles, self.stream_cycles)
-        r = {"test": label, "pattern": pattern, "pause": self.stall, "cycles": cycles, "port_cycles": self.port_cycles,
+        r = {"test": label, "pattern": pattern, "pause": self.pause, "cycles": cycles, "port_cycles": self.port_cycles,
              "ratio": round(cycles / self.port_cycles, 4), "stream_cycles": self.stream_cycles,
              "ratio_to_bound": round(cycles / bound, 4), "read_bursts": len(self.ar_seen),
              "write_bursts": len(self.aw_seen), "max_reads_in_flight": self.max_reads_in_flight,
@@ -311,7 +212,7 @@ class MoverBench:
                  "the larger); %d read and %d write bursts, at most %d and %d in flight; first R beat %s edges after "
                  "the first AR", label, cycles, self.port_cycles, cycles / self.port_cycles, self.stream_cycles,
                  cycles / bound, len(self.ar_seen), len(self.aw_seen),
-                    self.max_reads_in_flight, self.max_writes_in_flight, r["first_read_latency"])
+                 self.max_reads_in_flight, self.max_writes_in_flight, r["first_read_latency"])
         return r
 
     def check_addresses(self, label):
@@ -328,24 +229,6 @@ class MoverBench:
             assert got == exp, f"{label}: rdWords word {i} is {got[0]:#x} last {got[1]}, expected {exp[0]:#x} last {exp[1]}"
         assert len(self.rd_words) == len(want), f"{label}: {len(self.rd_words)} words out of the reader, expected {len(want)}"
 
-    def check_memory(self, label, before):
-        want = self.expected_image(before)
-        got = self.ram.read(0, len(want))
-        if got != want:
-            sb = self.slot_bytes
-            bad = [i for i in range(0, len(want), sb) if got[i:i + sb] != want[i:i + sb]]
-            at = bad[0]
-            region = at // self.layout.region_bytes
-            raise AssertionError(
-                f"{label}: {len(bad)} slots differ from the copy; first at byte {at:#x} (region "
-                f"{'abxyc'[region] if region < 5 else '?'}, slot {(at % self.layout.region_bytes) // sb}): "
-                f"{int.from_bytes(got[at:at + sb], 'little'):#x}, expected {int.from_bytes(want[at:at + sb], 'little'):#x}")
-
-    def record(self, results):
-        out = Path(os.environ.get("COCOTB_RESULTS_FILE", "results.xml")).parent
-        name = results[0]["test"].split(":")[0]
-        (out / f"mover_cycles_{name}.json").write_text(json.dumps(results, indent=1) + "\n")
-
 
 async def _bench(dut, salt):
     return await start_bench(MoverBench, dut, salt)
@@ -355,7 +238,7 @@ async def _bench(dut, salt):
 async def copy_no_pauses(dut):
     """One copy pass of random words, every channel and stream ready at every cycle: the mover's own pace."""
     tb = await _bench(dut, 0)
-    tb.record([await tb.run_pass("random", "copy_no_pauses:random")])
+    tb.record("mover", [await tb.run_pass("random", "copy_no_pauses:random")])
 
 
 @cocotb.test()
@@ -367,4 +250,4 @@ async def copy_back_pressure(dut):
     results = []
     for pattern in ("random", "ones", "zeros", "slot_random"):
         results.append(await tb.run_pass(pattern, f"copy_back_pressure:{pattern}"))
-    tb.record(results)
+    tb.record("mover", results)

@@ -32,22 +32,18 @@ to the log and to ``rows_cycles_<test>.json`` beside the simulation.
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_PAUSE (probability of a paused
 cycle on each AXI channel in the back-pressure test, default 0.3), MODFORGE_CLK_NS.
 """
-import json
 import logging
 import os
-import random
 from collections import Counter
-from pathlib import Path
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 
-from cocotbext.axi import AxiBus, AxiRam
-
+from axi_memory_bench import AxiMemoryBench
 from bench_common import start_bench
 from polymul.multipass import MultipassModel, MultipassParams
-from polymul.multipass_schedule import PAGE_BYTES, Layout, costs, schedule
+from polymul.multipass_schedule import costs, schedule
+from polymul.stream import negacyclic_schoolbook
 
 
 LOG = logging.getLogger("cocotb.multipass_rows")
@@ -60,35 +56,12 @@ def params_of(m: dict) -> MultipassParams:
                            burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
 
 
-def negacyclic_rows_schoolbook(x, y, q):
-    """x y mod (t^len + 1) mod q, term by term, in Python integers."""
-    n2 = len(x)
-    z = [0] * n2
-    for i, u in enumerate(x):
-        for j, v in enumerate(y):
-            if i + j < n2:
-                z[i + j] += u * v
-            else:
-                z[i + j - n2] -= u * v
-    return [v % q for v in z]
-
-
-def random_pauses(rng: random.Random, p: float):
-    while True:
-        yield rng.random() < p
-
-
-class RowsBench:
+class RowsBench(AxiMemoryBench):
     def __init__(self, dut, m: dict, seed: int):
-        self.dut, self.m = dut, m
-        self.rng = random.Random(seed)
-        self.p = params_of(m)
+        super().__init__(dut, m, seed, params_of(m))
         self.model = MultipassModel(self.p)
-        self.layout = Layout(self.p)
-        assert self.layout.region_bytes == m["region_bytes"], (self.layout.region_bytes, m["region_bytes"])
-        self.n, self.n1, self.n2 = m["n"], m["n1"], m["n2"]
-        self.q, self.w, self.s = int(m["prime"]), m["limb_bits"], m["slot_bits"]
-        self.sb = self.s // 8
+        self.q, self.w = int(m["prime"]), m["limb_bits"]
+        self.sb = self.slot_bytes
         self.P, self.e, self.be = m["lanes"], m["e"], m["be"]
         self.ar_expected, self.aw_expected = self.documented_bursts()
         ps, blocks = list(schedule(self.p))[1]
@@ -101,11 +74,6 @@ class RowsBench:
         assert Counter(self.aw_expected) == Counter(sched_w), "the documented write order is not the schedule's bursts"
         self.cost = costs(self.p).passes[1]
         assert self.cost.name == "rows"
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "mem"), dut.clk, dut.reset, size=self.layout.total_bytes)
-        for log in (self.ram.write_if.log, self.ram.read_if.log):
-            log.setLevel(logging.WARNING)
-        self.pause = 0.0
-        self.edge = 0
         self.reset_counts()
 
     def documented_bursts(self):
@@ -130,29 +98,13 @@ class RowsBench:
         self.w_beats = 0
         self.r_pending = []            # (addr, beats left) of read bursts in flight, in order (one ID)
         self.row_beats_read = Counter()
-        self.reads_in_flight = self.writes_in_flight = 0
-        self.max_reads_in_flight = self.max_writes_in_flight = 0
+        self.reset_bursts()
         self.empty_ticks = 0           # engine ticks without an input beat (phantom products, the final drain)
         self.phantom_ticks = 0         # of those, the ones before the pass's last input beat (phantom products)
         self.accepted = 0              # input beats the engine took
 
-    async def start(self, clk_ns: float):
-        d = self.dut
-        cocotb.start_soon(Clock(d.clk, clk_ns, unit="ns").start())
-        d.io_start.value = 0
-        d.reset.value = 1
-        for _ in range(4):
-            await RisingEdge(d.clk)
-        d.reset.value = 0
-        await RisingEdge(d.clk)
-        cocotb.start_soon(self._monitor())
-
-    def set_pauses(self, p: float):
-        chans = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel, self.ram.write_if.aw_channel,
-                 self.ram.write_if.w_channel, self.ram.write_if.b_channel)
-        for ch in chans:
-            ch.set_pause_generator(random_pauses(random.Random(self.rng.random()), p) if p else None)
-        self.pause = p
+    def monitors(self):
+        return [self._monitor()]
 
     def row_of(self, addr):
         """(region, row) of a byte address."""
@@ -161,10 +113,7 @@ class RowsBench:
 
     async def _monitor(self):
         d = self.dut
-        held = {}
-        beat_bytes = self.m["bus_bits"] // 8
-        size = beat_bytes.bit_length() - 1
-        full_strb = (1 << beat_bytes) - 1
+        sigs = self.axi_channels()
         row_beats = self.n2 // self.e   # beats of one row of one region
         try:   # the engine's flow control, to count its empty ticks (RTL only; a netlist has no such names)
             ctrl = d.engine.control_ctrl
@@ -174,30 +123,12 @@ class RowsBench:
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
-            sigs = {
-                "ar": (d.mem_arvalid, d.mem_arready, (d.mem_araddr, d.mem_arlen, d.mem_arsize, d.mem_arburst)),
-                "aw": (d.mem_awvalid, d.mem_awready, (d.mem_awaddr, d.mem_awlen, d.mem_awsize, d.mem_awburst)),
-                "w": (d.mem_wvalid, d.mem_wready, (d.mem_wdata, d.mem_wstrb, d.mem_wlast)),
-            }
-            fired = {}
-            for ch, (v, r, payload) in sigs.items():
-                valid, ready = int(v.value), int(r.value)
-                if ch in held:
-                    assert valid, f"{ch}: valid dropped before it was taken (edge {self.edge})"
-                    now = tuple(int(x.value) for x in payload)
-                    assert now == held[ch], f"{ch}: payload changed while waiting, {held[ch]} -> {now} (edge {self.edge})"
-                if valid and not ready:
-                    held[ch] = tuple(int(x.value) for x in payload)
-                else:
-                    held.pop(ch, None)
-                fired[ch] = valid and ready
+            fired = self.handshakes(sigs)
             if fired["ar"]:
                 addr, ln, sz, burst = (int(x.value) for x in sigs["ar"][2])
-                self._check_burst("AR", addr, ln, sz, burst, size)
+                self.check_burst("AR", addr, ln, sz, burst)
                 self.ar_seen.append((addr, ln))
                 self.r_pending.append([addr, ln + 1])
-                self.reads_in_flight += 1
-                self.max_reads_in_flight = max(self.max_reads_in_flight, self.reads_in_flight)
             if int(d.mem_rvalid.value) and int(d.mem_rready.value):
                 assert self.r_pending, "an R beat with no read burst in flight"
                 head = self.r_pending[0]
@@ -207,20 +138,15 @@ class RowsBench:
                 if head[1] == 0:
                     self.r_pending.pop(0)
                     assert int(d.mem_rlast.value), "RLAST missing on a burst's last beat"
-                    self.reads_in_flight -= 1
             if fired["aw"]:
                 addr, ln, sz, burst = (int(x.value) for x in sigs["aw"][2])
-                self._check_burst("AW", addr, ln, sz, burst, size)
+                self.check_burst("AW", addr, ln, sz, burst)
                 region, row = self.row_of(addr)
                 got = self.row_beats_read[("x", row)]
                 assert region == "x" and got == row_beats, (
                     f"AW {len(self.aw_seen)} to {addr:#x} (region {region}, row {row}) issued with {got} of the row's "
                     f"{row_beats} read beats of x returned: the pass writes a row only after reading it")
                 self.aw_seen.append((addr, ln))
-                self.writes_in_flight += 1
-                self.max_writes_in_flight = max(self.max_writes_in_flight, self.writes_in_flight)
-            if int(d.mem_bvalid.value) and int(d.mem_bready.value):
-                self.writes_in_flight -= 1
             if ctrl is not None and int(d.io_busy.value) and int(ctrl.tick.value):
                 if int(ctrl.accept.value):
                     self.accepted += 1
@@ -228,8 +154,6 @@ class RowsBench:
                     self.empty_ticks += 1
                     self.phantom_ticks += self.accepted < self.n // self.P
             if fired["w"]:
-                strb, last = int(d.mem_wstrb.value), int(d.mem_wlast.value)
-                assert strb == full_strb, f"W beat {self.w_beats}: WSTRB {strb:#x}, not full"
                 burst = self.w_beats // self.m["burst_beats"]
                 assert burst < len(self.aw_expected), f"W beat {self.w_beats}: more W beats than the pass writes"
                 # Its burst's address: the AW already taken, or (W may lead AW) the one the pass will send.
@@ -237,47 +161,15 @@ class RowsBench:
                 got = self.row_beats_read[("x", row)]
                 assert got == row_beats, (f"W beat {self.w_beats} (burst {burst}, row {row} of x) leaves with only {got} "
                                           f"of the row's {row_beats} read beats of x returned: a write before its read")
+                self.check_w_beat(self.w_beats, int(d.mem_wstrb.value), int(d.mem_wlast.value))
                 self.w_beats += 1
-                want_last = self.w_beats % self.m["burst_beats"] == 0
-                assert last == want_last, f"W beat {self.w_beats - 1}: WLAST {last}, expected {int(want_last)}"
-            assert self.reads_in_flight <= self.m["outstanding"], f"{self.reads_in_flight} read bursts in flight"
-            assert self.writes_in_flight <= self.m["outstanding"], f"{self.writes_in_flight} write bursts unacknowledged"
-
-    def _check_burst(self, ch, addr, ln, sz, burst, size):
-        nbytes = (ln + 1) << sz
-        assert burst == 1, f"{ch} {addr:#x}: burst type {burst}, not INCR"
-        assert sz == size, f"{ch} {addr:#x}: AxSIZE {sz}, not the bus width ({size})"
-        assert addr // PAGE_BYTES == (addr + nbytes - 1) // PAGE_BYTES, \
-            f"{ch} burst {addr:#x} + {nbytes} bytes crosses a {PAGE_BYTES}-byte boundary"
+            self.count_bursts(fired["ar"], fired["aw"], self.m["outstanding"], self.m["outstanding"])
 
     # ---- the operands ----
-    def operands(self, pattern: str):
-        """(a, b) limbs of one product: random, all q - 1, zero (a = 0), one-hot (a a single random coefficient
-        at a random place), x^(n-1) (a = b = x^(n-1))."""
-        rng, n, q = self.rng, self.n, self.q
-        rand = [rng.randrange(q) for _ in range(n)]
-        if pattern == "random":
-            a, b = [rng.randrange(q) for _ in range(n)], rand
-        elif pattern == "ones":
-            a, b = [q - 1] * n, [q - 1] * n
-        elif pattern == "zero":
-            a, b = [0] * n, rand
-        elif pattern == "onehot":
-            a = [0] * n
-            a[rng.randrange(n)] = rng.randrange(1, q)
-            b = rand
-        elif pattern == "xn1":
-            a = [0] * n
-            a[n - 1] = 1
-            b = list(a)
-        else:
-            raise ValueError(pattern)
-        return [a], [b]
-
     def images(self, pattern: str):
-        a, b = self.operands(pattern)
-        before = self.model.run(a, b, until="columns")
-        after = self.model.run(a, b, until="rows")
+        a, b = self.operands(pattern, self.q)
+        before = self.model.run([a], [b], until="columns")
+        after = self.model.run([a], [b], until="rows")
         garbage = [self.rng.getrandbits(self.s) for _ in range(self.n)]   # region c: the pass must not touch it
         before.load("c", 0, garbage)
         after.load("c", 0, garbage)
@@ -285,31 +177,14 @@ class RowsBench:
         return before, after
 
     async def run_pass(self, pattern: str, label: str) -> dict:
-        d = self.dut
         before, after = self.images(pattern)
         self.ram.write(0, before.to_bytes())
         self.reset_counts()
-        while int(d.io_busy.value):
-            await RisingEdge(d.clk)
-        d.io_start.value = 1
-        await RisingEdge(d.clk)      # the edge that takes start
-        d.io_start.value = 0
-        edges, limit = 0, 50 * self.cost.cycles() + 5000
-        while True:
-            await RisingEdge(d.clk)
-            edges += 1
-            if int(d.io_done.value):
-                break
-            assert edges < limit, f"{label}: no done after {limit} cycles"
-        cycles = edges - 1   # done seen after edge k was set by edge k - 1
-        counts = (len(self.ar_seen), len(self.aw_seen), self.w_beats)
-        for _ in range(20):
-            await RisingEdge(d.clk)
-        assert counts == (len(self.ar_seen), len(self.aw_seen), self.w_beats), f"{label}: traffic after done"
-        assert not int(d.io_respError.value), f"{label}: an error response"
+        cycles = await self.run_to_done(label, 50 * self.cost.cycles() + 5000,
+                                        lambda: (len(self.ar_seen), len(self.aw_seen), self.w_beats))
         got = self.ram.read(0, self.layout.total_bytes)
         self.check_rows_schoolbook(label, before, got)
-        self.check_memory(label, after.to_bytes(), got)
+        self.diff_memory(label, got, after.to_bytes(), "the model's memory after rows")
         self.check_bursts(label)
         c = self.cost
         bound = c.cycles()
@@ -336,37 +211,19 @@ class RowsBench:
                                     f"{exp[0]:#x} len {exp[1]} (region, row {self.row_of(exp[0])})")
             assert len(seen) == len(want), f"{label}: {len(seen)} {ch} bursts, the pass has {len(want)}"
 
-    def region_rows(self, image: bytes, region: str):
-        base = self.layout.base(region, 0)
-        words = [int.from_bytes(image[base + i * self.sb:base + (i + 1) * self.sb], "little") for i in range(self.n)]
-        return [words[r * self.n2:(r + 1) * self.n2] for r in range(self.n1)]
-
     def check_rows_schoolbook(self, label, before, got: bytes):
-        """Every row of x against the schoolbook product of the rows of X and Y before the pass."""
+        """Every row of x against the schoolbook negacyclic n2-point product of the rows of X and Y before the pass
+        (``polymul.stream.negacyclic_schoolbook``: Python integers, term by term)."""
         img = before.to_bytes()
-        xs, ys, zs = self.region_rows(img, "x"), self.region_rows(img, "y"), self.region_rows(got, "x")
+        xw, yw, zw = self.region_words(img, "x"), self.region_words(img, "y"), self.region_words(got, "x")
+        n2 = self.n2
         for k1 in range(self.n1):
-            want = negacyclic_rows_schoolbook(xs[k1], ys[k1], self.q)
-            if zs[k1] != want:
-                bad = next(i for i in range(self.n2) if zs[k1][i] != want[i])
+            row = slice(k1 * n2, (k1 + 1) * n2)
+            want = negacyclic_schoolbook(xw[row], yw[row], n2, self.q)
+            if zw[row] != want:
+                bad = next(i for i in range(n2) if zw[row][i] != want[i])
                 raise AssertionError(f"{label}: row {k1} of x is not the schoolbook product X[{k1}] Y[{k1}] mod "
-                                     f"(y^{self.n2} + 1, {self.q}): column {bad} is {zs[k1][bad]}, expected {want[bad]}")
-
-    def check_memory(self, label, want: bytes, got: bytes):
-        if got != want:
-            sb = self.sb
-            bad = [i for i in range(0, len(want), sb) if got[i:i + sb] != want[i:i + sb]]
-            at = bad[0]
-            region, row = self.row_of(at)
-            raise AssertionError(
-                f"{label}: {len(bad)} slots differ from the model's memory after rows; first at byte {at:#x} "
-                f"(region {region}, row {row}, column {(at % (self.n2 * sb)) // sb}): "
-                f"{int.from_bytes(got[at:at + sb], 'little'):#x}, expected {int.from_bytes(want[at:at + sb], 'little'):#x}")
-
-    def record(self, results):
-        out = Path(os.environ.get("COCOTB_RESULTS_FILE", "results.xml")).parent
-        name = results[0]["test"].split(":")[0]
-        (out / f"rows_cycles_{name}.json").write_text(json.dumps(results, indent=1) + "\n")
+                                     f"(y^{n2} + 1, {self.q}): column {bad} is {zw[row][bad]}, expected {want[bad]}")
 
 
 async def _bench(dut, salt):
@@ -378,7 +235,7 @@ async def rows_no_pauses(dut):
     """Two passes back to back (random operands, then a = b = x^(n-1)), every AXI channel ready at every cycle:
     the pass's own pace."""
     tb = await _bench(dut, 0)
-    tb.record([await tb.run_pass(pat, f"rows_no_pauses:{pat}") for pat in ("random", "xn1")])
+    tb.record("rows", [await tb.run_pass(pat, f"rows_no_pauses:{pat}") for pat in ("random", "xn1")])
 
 
 @cocotb.test()
@@ -386,4 +243,4 @@ async def rows_back_pressure(dut):
     """Four passes back to back (random, all q - 1, zero, one-hot) with random pauses on AR, R, AW, W and B."""
     tb = await _bench(dut, 1)
     tb.set_pauses(float(os.environ.get("MODFORGE_PAUSE", "0.3")))
-    tb.record([await tb.run_pass(pat, f"rows_back_pressure:{pat}") for pat in ("random", "ones", "zero", "onehot")])
+    tb.record("rows", [await tb.run_pass(pat, f"rows_back_pressure:{pat}") for pat in ("random", "max", "zero", "onehot")])

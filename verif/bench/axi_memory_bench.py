@@ -1,0 +1,243 @@
+"""What the multi-pass benches share (the mover, the rows pass, the column passes, the engine): a design that is an
+AXI4 master (``mem_*`` ports) started by ``io_start`` and finished by ``io_done``, whose memory is cocotbext-axi's
+``AxiRam``, a maintained AXI4 slave model, not one written here.
+
+``AxiMemoryBench`` holds the pieces every such bench repeats:
+
+- the memory (``AxiRam`` over the layout's footprint, its per-burst INFO lines silenced) and random pauses on
+  every channel AxiRam drives (``set_pauses``);
+- reset and the clock (``start``), the design's own idle inputs and monitors given by the subclass;
+- the channel checks: a valid not yet taken stays up with its payload unchanged (``handshakes``); a burst is
+  INCR, of the bus's AxSIZE, and does not cross a 4 KB boundary (``check_burst``); bursts in flight, counted
+  from AR/R-last and AW/B, never exceed a limit (``count_bursts``);
+- a run (``run_to_done``): a start pulse, the cycles until done, nothing moving after done, no error response;
+- the memory image (``region_words``, ``to_bytes``, ``diff_memory`` naming the first wrong slot by region, row and
+  column) and the operand patterns (``operands``: random and the edge polynomials mod q);
+- the cycle figures as JSON beside the simulation (``record``), for the pytest entry to report.
+"""
+import json
+import logging
+import os
+import random
+from pathlib import Path
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import RisingEdge
+
+from cocotbext.axi import AxiBus, AxiRam
+
+from polymul.multipass_schedule import PAGE_BYTES, Layout
+
+REGIONS = "abxyc"     # the layout's region order (polymul.multipass_schedule.Layout)
+
+
+def random_pauses(rng: random.Random, p: float):
+    """A pause generator for cocotbext-axi: each cycle paused with probability p."""
+    while True:
+        yield rng.random() < p
+
+
+class AxiMemoryBench:
+    post_reset_edges = 1     # edges after reset before the monitors start (the NTT units' reset trees want 4)
+
+    def __init__(self, dut, m: dict, seed: int, params):
+        self.dut, self.m = dut, m
+        self.rng = random.Random(seed)
+        self.p = params
+        self.layout = Layout(params)
+        assert self.layout.region_bytes == m["region_bytes"], (self.layout.region_bytes, m["region_bytes"])
+        self.n, self.n1, self.n2 = m["n"], m["n1"], m["n2"]
+        self.s = m["slot_bits"]
+        self.slot_bytes = self.s // 8
+        self.ram = AxiRam(AxiBus.from_prefix(dut, "mem"), dut.clk, dut.reset, size=self.layout.total_bytes)
+        for log in (self.ram.write_if.log, self.ram.read_if.log):
+            log.setLevel(logging.WARNING)   # one INFO line per burst otherwise
+        self.pause = 0.0
+        self.edge = 0
+        self._held = {}
+        beat_bytes = m["bus_bits"] // 8
+        self.axsize = beat_bytes.bit_length() - 1
+        self.full_strb = (1 << beat_bytes) - 1
+
+    # ---- start ----
+    def idle_inputs(self) -> dict:
+        """The design's inputs besides clk, reset and the memory, and their value at reset."""
+        return {"io_start": 0}
+
+    def monitors(self):
+        """The coroutines to start once reset is over."""
+        return []
+
+    async def start(self, clk_ns: float):
+        d = self.dut
+        cocotb.start_soon(Clock(d.clk, clk_ns, unit="ns").start())
+        for name, v in self.idle_inputs().items():
+            getattr(d, name).value = v
+        d.reset.value = 1
+        for _ in range(4):
+            await RisingEdge(d.clk)
+        d.reset.value = 0
+        for _ in range(self.post_reset_edges):
+            await RisingEdge(d.clk)
+        for c in self.monitors():
+            cocotb.start_soon(c)
+
+    def set_pauses(self, p: float):
+        """Random pauses on every AXI channel AxiRam drives (AR, AW, W ready; R, B valid); p = 0: none."""
+        chans = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel, self.ram.write_if.aw_channel,
+                 self.ram.write_if.w_channel, self.ram.write_if.b_channel)
+        for ch in chans:
+            ch.set_pause_generator(random_pauses(random.Random(self.rng.random()), p) if p else None)
+        self.pause = p
+
+    # ---- channel checks (called by a monitor after each rising edge: the values are those before it) ----
+    def reset_bursts(self):
+        self.reads_in_flight = self.writes_in_flight = 0
+        self.max_reads_in_flight = self.max_writes_in_flight = 0
+
+    def handshakes(self, sigs: dict) -> dict:
+        """``sigs``: channel -> (valid, ready, payload signals). Checks that a valid not yet taken stays up with its
+        payload unchanged (AXI4 A3.2.1); returns channel -> taken at this edge."""
+        fired = {}
+        for ch, (v, r, payload) in sigs.items():
+            valid, ready = int(v.value), int(r.value)
+            if ch in self._held:
+                assert valid, f"{ch}: valid dropped before it was taken (edge {self.edge})"
+                now = tuple(int(x.value) for x in payload)
+                assert now == self._held[ch], f"{ch}: payload changed while waiting, {self._held[ch]} -> {now} (edge {self.edge})"
+            if valid and not ready:
+                self._held[ch] = tuple(int(x.value) for x in payload)
+            else:
+                self._held.pop(ch, None)
+            fired[ch] = bool(valid and ready)
+        return fired
+
+    def axi_channels(self) -> dict:
+        """The channels the design drives, for ``handshakes``: AR, AW (address, AxLEN, AxSIZE, AxBURST) and W."""
+        d = self.dut
+        return {
+            "ar": (d.mem_arvalid, d.mem_arready, (d.mem_araddr, d.mem_arlen, d.mem_arsize, d.mem_arburst)),
+            "aw": (d.mem_awvalid, d.mem_awready, (d.mem_awaddr, d.mem_awlen, d.mem_awsize, d.mem_awburst)),
+            "w": (d.mem_wvalid, d.mem_wready, (d.mem_wdata, d.mem_wstrb, d.mem_wlast)),
+        }
+
+    def check_burst(self, ch: str, addr: int, ln: int, sz: int, burst: int):
+        nbytes = (ln + 1) << sz
+        assert burst == 1, f"{ch} {addr:#x}: burst type {burst}, not INCR"
+        assert sz == self.axsize, f"{ch} {addr:#x}: AxSIZE {sz}, not the bus width ({self.axsize})"
+        assert addr // PAGE_BYTES == (addr + nbytes - 1) // PAGE_BYTES, \
+            f"{ch} burst {addr:#x} + {nbytes} bytes crosses a {PAGE_BYTES}-byte boundary"
+
+    def count_bursts(self, ar: bool, aw: bool, read_limit: int, write_limit: int):
+        """Bursts in flight: a read from its AR to its RLAST beat, a write from its AW to its B."""
+        d = self.dut
+        if ar:
+            self.reads_in_flight += 1
+            self.max_reads_in_flight = max(self.max_reads_in_flight, self.reads_in_flight)
+        if int(d.mem_rvalid.value) and int(d.mem_rready.value) and int(d.mem_rlast.value):
+            self.reads_in_flight -= 1
+        if aw:
+            self.writes_in_flight += 1
+            self.max_writes_in_flight = max(self.max_writes_in_flight, self.writes_in_flight)
+        if int(d.mem_bvalid.value) and int(d.mem_bready.value):
+            self.writes_in_flight -= 1
+        assert self.reads_in_flight <= read_limit, f"{self.reads_in_flight} read bursts in flight (at most {read_limit})"
+        assert self.writes_in_flight <= write_limit, f"{self.writes_in_flight} write bursts unacknowledged (at most {write_limit})"
+
+    def check_w_beat(self, beat: int, strb: int, last: int):
+        """W beat number ``beat`` (from 0) of the run: full strobes, WLAST on every burst_beats-th beat."""
+        assert strb == self.full_strb, f"W beat {beat}: WSTRB {strb:#x}, not full"
+        want_last = (beat + 1) % self.m["burst_beats"] == 0
+        assert last == want_last, f"W beat {beat}: WLAST {last}, expected {int(want_last)}"
+
+    # ---- a run ----
+    async def run_to_done(self, label: str, limit: int, traffic) -> int:
+        """Pulses ``io_start`` once the design is idle and returns the cycles from the edge that takes it to the one
+        that sets ``done``; then checks for 20 cycles that ``traffic()`` (a tuple of counts) stays put, and that no
+        error response came."""
+        d = self.dut
+        while int(d.io_busy.value):
+            await RisingEdge(d.clk)
+        d.io_start.value = 1
+        await RisingEdge(d.clk)      # the edge that takes start
+        self.start_edge = self.edge
+        d.io_start.value = 0
+        edges = 0
+        while True:
+            await RisingEdge(d.clk)
+            edges += 1
+            if int(d.io_done.value):
+                break
+            assert edges < limit, f"{label}: no done after {limit} cycles"
+        # Values read just after an edge are those before it: done seen after edge k was set by edge k - 1.
+        cycles = edges - 1
+        counts = traffic()
+        for _ in range(20):
+            await RisingEdge(d.clk)
+        assert counts == traffic(), f"{label}: traffic after done: {counts} -> {traffic()}"
+        assert not int(d.io_respError.value), f"{label}: an error response"
+        return cycles
+
+    # ---- the memory ----
+    def to_bytes(self, words) -> bytes:
+        return b"".join(int(w).to_bytes(self.slot_bytes, "little") for w in words)
+
+    def region_words(self, data: bytes, region: str, limb: int = 0):
+        """The n slots of ``region`` (limb ``limb``) in a memory image, in address order."""
+        at = self.layout.base(region, limb)
+        sb = self.slot_bytes
+        return [int.from_bytes(data[at + i * sb:at + (i + 1) * sb], "little") for i in range(self.n)]
+
+    def where(self, at: int) -> str:
+        """A byte address as the layout names it: region, slot, row and column."""
+        region = at // self.layout.region_bytes
+        slot = (at % self.layout.region_bytes) // self.slot_bytes
+        name = REGIONS[region] if region < len(REGIONS) else "?"
+        return f"region {name}, slot {slot} = row {slot // self.n2}, column {slot % self.n2}"
+
+    def diff_memory(self, label: str, got: bytes, want: bytes, what: str):
+        """Asserts that two memory images are equal, naming the first slot that differs."""
+        if got == want:
+            return
+        sb = self.slot_bytes
+        bad = [i for i in range(0, len(want), sb) if got[i:i + sb] != want[i:i + sb]]
+        at = bad[0]
+        raise AssertionError(
+            f"{label}: {len(bad)} slots differ from {what}; first at byte {at:#x} ({self.where(at)}): "
+            f"{int.from_bytes(got[at:at + sb], 'little'):#x}, expected {int.from_bytes(want[at:at + sb], 'little'):#x}")
+
+    def operands(self, pattern: str, q: int):
+        """(a, b), residues mod q: ``random``; the edge polynomials ``max`` (all q - 1, both), ``zero`` (zero times
+        random), ``zero_max`` (zero times all q - 1), ``onehot`` (one random coefficient at a random place, times
+        random), ``xn1`` (x^(n-1) squared = -x^(n-2)), ``onehot_xn1`` (a one-hot times x^(n-1))."""
+        n, rng = self.n, self.rng
+
+        def rand():
+            return [rng.randrange(q) for _ in range(n)]
+
+        def onehot():
+            a = [0] * n
+            a[rng.randrange(n)] = rng.randrange(1, q)
+            return a
+
+        xn1 = [0] * n
+        xn1[n - 1] = 1
+        patterns = {
+            "random": lambda: (rand(), rand()),
+            "max": lambda: ([q - 1] * n, [q - 1] * n),
+            "zero": lambda: ([0] * n, rand()),
+            "zero_max": lambda: ([0] * n, [q - 1] * n),
+            "onehot": lambda: (onehot(), rand()),
+            "xn1": lambda: (list(xn1), list(xn1)),
+            "onehot_xn1": lambda: (onehot(), list(xn1)),
+        }
+        if pattern not in patterns:
+            raise ValueError(f"operand pattern {pattern!r}: one of {', '.join(patterns)}")
+        return patterns[pattern]()
+
+    def record(self, kind: str, results):
+        """``<kind>_cycles_<test>.json`` beside the simulation's results file."""
+        out = Path(os.environ.get("COCOTB_RESULTS_FILE", "results.xml")).parent
+        name = results[0]["test"].split(":")[0]
+        (out / f"{kind}_cycles_{name}.json").write_text(json.dumps(results, indent=1) + "\n")
