@@ -143,11 +143,17 @@ def remember(entry: dict) -> dict:
 
 def index() -> dict:
     """build/designs.json: the table lists, every family's grammar line and title (`make rtl-all`
-    or `Generate --index` writes it)."""
+    or `Generate --index` writes it). Rewritten when the generator's sources changed since it was
+    written (its fingerprint in build/registry/index.fingerprint), so a new family's grammar shows."""
     p = layout.index()
-    if not p.exists():
-        subprocess.run([str(ROOT / "mill"), "-i", "hw.runMain", "modforge.Generate", "--out", str(BUILD), "--index"],
-                       cwd=ROOT, capture_output=True, text=True)
+    stamp = CACHE.parent / "index.fingerprint"
+    fp = fingerprint()
+    if not p.exists() or not stamp.exists() or stamp.read_text() != fp:
+        r = subprocess.run(["java", "-cp", _classpath(fp), "modforge.Generate", "--out", str(BUILD), "--index"],
+                           cwd=ROOT, capture_output=True, text=True)
+        if r.returncode == 0 and p.exists():
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(fp)
     if not p.exists():
         raise FileNotFoundError(f"{p} is missing. Fix: make rtl-all (or ./mill -i hw.runMain modforge.Generate --index)")
     return json.loads(p.read_text())

@@ -31,10 +31,11 @@ NAMES = [
     "polymul_1024_19",
     "intfft_fermat32_parallel", "intfft_fermat32_folded_p4", "intfft_general32_butterfly",
     "intfft_fermat32_schoolbook", "intfft_fermat32_barrett",
+    "mover_1024_x32_b64_l2_s32_o4_k2",                                                  # the multi-pass family (its smallest)
 ]
 # Malformed multiplier names (also refused by parse_design and precompute) and malformed names of the other families.
 MALFORMED_MUL = ["foo", "gshoup_1024", "barrett_32__zz", "wlm_32", "k2red_32_h20"]
-MALFORMED_OTHER = ["ntt_100_32_p1_gshoup", "polymul_1000_19", "intfft_fermat99_parallel"]
+MALFORMED_OTHER = ["ntt_100_32_p1_gshoup", "polymul_1000_19", "intfft_fermat99_parallel", "mpoly_1000_x64", "rows_1024_x64_z3"]
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +116,7 @@ def test_index_lists_every_family_and_help_prints_the_grammar():
     idx = registry.index()
     for key in ("table", "reduction_table", "ntt_table", "best", "polymul", "intfft_table"):
         assert idx[key], key
-    assert set(idx["grammar"]) >= {"modmul", "variant", "fast", "mul", "reduction", "ntt", "polymul", "intfft"}
+    assert set(idx["grammar"]) >= {"modmul", "variant", "fast", "mul", "reduction", "ntt", "polymul", "intfft", "multipass"}
     out = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True).stdout
     for line in idx["grammar"].values():
         assert line in out

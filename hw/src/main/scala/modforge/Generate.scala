@@ -84,7 +84,8 @@ object Generate {
     val primesOf = names.zipWithIndex.map { case (j, i) => j._1 -> givenPrimes.getOrElse(i, Nil) }.toMap
     for ((n, ps) <- primesOf if ps.nonEmpty && !PolymulDesigns.isPolymul(n))
       fail(s"$n: PRIMES (--primes) gives a streaming polymul engine's limb primes (polymul_<n>_<logq>_s<P>..._q<hash>); $n is not one. Fix: leave it unset")
-    val (fftNames, nonFftNames) = names.partition(j => intfft.IntFftDesigns.isIntFft(j._1))
+    val (passNames, nonPassNames) = names.partition(j => multipass.MultipassDesigns.isMultipass(j._1))
+    val (fftNames, nonFftNames) = nonPassNames.partition(j => intfft.IntFftDesigns.isIntFft(j._1))
     val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
     val (nttNames, mulNames) = otherNames.partition(j => NttDesigns.isNtt(j._1))
     // --ntt-q / --ntt-psi do not apply: a polymul design's q is its parameter set's.
@@ -99,13 +100,15 @@ object Generate {
     }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
     val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(e => fail(Refusal(n, e)), identity), o) }
-    if (manifestOnly && (polys.nonEmpty || tiles.nonEmpty || designs.nonEmpty || ffts.nonEmpty))
+    val passes = passNames.map { case (n, o, _, _) => (n, multipass.MultipassDesigns.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
+    if (manifestOnly && (polys.nonEmpty || tiles.nonEmpty || designs.nonEmpty || ffts.nonEmpty || passes.nonEmpty))
       fail("--manifest-only applies to the streaming polymul engines (polymul_<n>_<logq>_s<P>...) only: nothing was written")
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }
     for ((c, o, v) <- tiles) generateTile(o, c, v)
     for ((n, c, o) <- polys) generateTile(o, c, None, Some(n))
     for ((n, c, o) <- streams) if (manifestOnly) polymul.StreamDesigns.plan(o, n, c) else polymul.StreamDesigns.generate(o, n, c)
     for ((d, o) <- ffts) intfft.IntFftDesigns.generate(o, d)
+    for ((n, c, o) <- passes) multipass.MultipassDesigns.generate(o, n, c)
     for ((d, out) <- designs) {
       val t0 = System.nanoTime()
       val (dir, top) = elaborate(out, d.name)(d.build())
@@ -203,7 +206,8 @@ ${groups.mkString(",\n")}
   def grammar: Seq[(String, String)] = Seq(
     "modmul" -> Designs.grammar, "variant" -> Variant.grammar, "fast" -> ("<barrett|shoup|gshoup>_<k>_fast; " + modforge.modmul.Best.help),
     "mul" -> s"mul_<k>, ${Designs.minK} <= k <= ${Designs.maxK}", "reduction" -> s"${reduction.ReductionConfig.grammar}, ${Designs.minK} <= k <= ${Designs.maxK}",
-    "ntt" -> NttDesigns.grammar, "polymul" -> (PolymulDesigns.grammar + "; " + polymul.StreamDesigns.grammar), "intfft" -> intfft.IntFftDesigns.grammar)
+    "ntt" -> NttDesigns.grammar, "polymul" -> (PolymulDesigns.grammar + "; " + polymul.StreamDesigns.grammar), "intfft" -> intfft.IntFftDesigns.grammar,
+    "multipass" -> multipass.MultipassDesigns.grammar)
 
   def writeIndex(f: File): Unit = {
     val w = new PrintWriter(f)

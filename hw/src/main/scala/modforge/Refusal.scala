@@ -28,7 +28,8 @@ object Refusal {
   /** The grammar of the family the name looks like (the generator's own dispatch), or every family's. */
   def grammar(name: String): String = {
     val g = Generate.grammar.toMap
-    if (intfft.IntFftDesigns.isIntFft(name)) g("intfft")
+    if (multipass.MultipassDesigns.isMultipass(name)) multipass.MultipassDesigns.grammarOf(name)
+    else if (intfft.IntFftDesigns.isIntFft(name)) g("intfft")
     else if (PolymulDesigns.isPolymul(name)) g("polymul")
     else if (NttDesigns.isNtt(name)) g("ntt")
     else if (name.contains("__")) g("variant")
@@ -37,14 +38,17 @@ object Refusal {
     else if (name.startsWith("mul_")) g("mul")
     else if (Designs.families.exists(f => name.startsWith(f.name + "_"))) g("modmul")
     else "<barrett|shoup|gshoup>_<k>, mont_<k> and the reduction family, mul_<k>, ntt_<N>_<k>_p<P>_<arr>, " +
-      "polymul_<n>_<logq>, intfft_<group>_<kind>, <design>__<tokens>"
+      "polymul_<n>_<logq>, intfft_<group>_<kind>, mpoly_<n>_x<n1>, <design>__<tokens>"
   }
 
-  /** The registry's listed names closest to `name` (edit distance), three at most. */
+  /** The registry's listed names closest to `name` (edit distance), three at most; a multi-pass name's from its
+    * family's examples (the others' short names are nearer by edit distance, and no help). */
   def nearest(name: String, n: Int = 3): Seq[String] = {
-    val all = (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++
-      PolymulDesigns.names ++ polymul.StreamDesigns.examples ++ intfft.IntFftDesigns.table ++ Best.names).distinct
-    all.map(c => (distance(name, c), c)).sortBy(x => (x._1, x._2)).take(n).map(_._2)
+    val all = if (multipass.MultipassDesigns.isMultipass(name)) multipass.MultipassDesigns.examples else (Designs.table.map(_.name) ++ reduction.ReductionDesigns.table ++ NttDesigns.table ++
+      PolymulDesigns.names ++ polymul.StreamDesigns.examples ++ multipass.MultipassDesigns.examples ++ intfft.IntFftDesigns.table ++ Best.names).distinct
+    // A name of the same kind first (its prefix up to the first '_'), then by edit distance.
+    val kind = name.takeWhile(_ != '_')
+    all.map(c => (if (c.takeWhile(_ != '_') == kind) 0 else 1, distance(name, c), c)).sortBy(x => x).take(n).map(_._3)
   }
 
   def distance(a: String, b: String): Int = {

@@ -40,7 +40,8 @@ object RegistryEntry {
 
   /** [[describe]] with the family parser's own message (its first clause says what was wrong). */
   def describeRaw(name: String): Either[String, RegistryEntry] =
-    if (intfft.IntFftDesigns.isIntFft(name)) intfft.IntFftDesigns.parseAny(name).map(intfftEntry(name, _))
+    if (multipass.MultipassDesigns.isMultipass(name)) multipass.MultipassDesigns.parse(name).map(multipass.MultipassDesigns.entry(name, _))
+    else if (intfft.IntFftDesigns.isIntFft(name)) intfft.IntFftDesigns.parseAny(name).map(intfftEntry(name, _))
     else if (PolymulDesigns.isPolymul(name)) polymul.StreamDesigns.parse(name) match {
       case Some(r) => r.map(polymul.StreamDesigns.entry(name, _))
       case None => PolymulDesigns.parse(name).map(c => tileEntry(name, c, None, polymul = true))

@@ -5,7 +5,7 @@ import modforge.polymul.StreamMul
 import spinal.core._
 import java.io.{File, PrintWriter}
 
-/** Names and generation of the one-limb multi-pass engine ([[MultipassEngine]]), outside the registry for now:
+/** Names and generation of the one-limb multi-pass engine ([[MultipassEngine]]), in the registry's multi-pass family ([[MultipassDesigns]]):
   *
   *   `mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>][_q<prime>][_m<fast|paper>][_h<halves>]`
   *
@@ -13,12 +13,10 @@ import java.io.{File, PrintWriter}
   * 32-bit slots, P = 1, 4 outstanding, w = slot bits - 2 (with `_q`: the prime's bits, at least 17), the largest
   * w-bit prime = 1 mod 2n (the column passes' default, given to the rows pass), fast multipliers, `_h2`.
   *
-  * Usage: `./mill -i hw.runMain modforge.multipass.MultipassEngineDesigns [--out DIR] NAME...` writes
+  * Usage: `make rtl DESIGN=<name>`, or `./mill -i hw.runMain modforge.multipass.MultipassEngineDesigns [--out DIR] NAME...` writes
   * `<out>/<name>/rtl/<name>.v` and the manifest `<name>.json` (the parameters, the passes, the layout, the ports).
   */
 object MultipassEngineDesigns {
-  private val Pattern = """mpoly_(\d{1,6})_x(\d{1,6})((?:_[a-z][a-z0-9]{1,20})*)""".r
-  private val Opt = """_([a-z])([a-z0-9]{1,20})""".r
   val grammar = "mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
     "[_q<prime>][_m<fast|paper>][_h<halves>]"
 
@@ -26,26 +24,12 @@ object MultipassEngineDesigns {
     s"mpoly_${c.n}_x${c.n1}_b${c.busBits}_l${c.burstBeats}_s${c.slotBits}_p${c.P}_o${c.outstanding}_w${c.w}_q${c.q}" +
       (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}")
 
-  def parse(design: String): Either[String, MultipassEngineConfig] = design match {
-    case Pattern(nS, n1S, opts) =>
-      val tokens = Opt.findAllMatchIn(opts).map(m => m.group(1) -> m.group(2)).toSeq
-      val keys = tokens.map(_._1)
-      val mul = tokens.collectFirst { case ("m", v) => StreamMul.parse(v) }
-      if (keys.distinct.size != keys.size || keys.exists(k => !"blspowqmh".contains(k)))
-        Left(s"'$design': options are _b, _l, _s, _p, _o, _w, _q, _m and _h, each at most once; $grammar")
-      else if (mul.contains(None)) Left(s"'$design': the multipliers are _m${StreamMul.all.map(_.name).mkString(" or _m")}; $grammar")
-      else if (tokens.exists { case (k, v) => k != "m" && (!v.forall(_.isDigit) || (k != "q" && v.length > 6)) })
-        Left(s"'$design': _b, _l, _s, _p, _o, _w and _h take numbers up to 6 digits, _q a prime; $grammar")
-      else {
-        val o = tokens.toMap
-        def int(k: String, d: Int) = o.get(k).map(_.toInt).getOrElse(d)
-        try Right(MultipassEngineConfig(nS.toInt, n1S.toInt, busBits = int("b", 256), burstBeats = int("l", 2),
-          slotBits = int("s", 32), lanes = int("p", 1), outstanding = int("o", 4), limbBits = int("w", 0),
-          prime = o.get("q").map(BigInt(_)).getOrElse(BigInt(0)), mul = mul.flatten.getOrElse(StreamMul.Fast), halves = int("h", 2)))
-        catch { case e: IllegalArgumentException => Left(s"'$design': ${e.getMessage.stripPrefix("requirement failed: ")}") }
-      }
-    case _ => Left(s"'$design' is not a multi-pass engine name; $grammar")
-  }
+  def parse(design: String): Either[String, MultipassEngineConfig] =
+    MultipassNames.parse(design, Seq("mpoly"), "blspowqmh", "a multi-pass engine name", grammar) { o =>
+      MultipassEngineConfig(o.n, o.n1, busBits = o.int("b", 256), burstBeats = o.int("l", 2),
+        slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
+        prime = o.prime, mul = o.mul, halves = o.int("h", 2))
+    }
 
   def generate(out: String, name: String, c: MultipassEngineConfig): Unit = {
     val t0 = System.nanoTime()
@@ -57,6 +41,8 @@ object MultipassEngineDesigns {
     w.println(s"""{
   "design": "$name",
   "kind": "multipass_engine",
+  "family": "multipass",
+  "registry": ${MultipassDesigns.entry(name, c).json},
   "title": "multi-pass negacyclic polynomial multiplier, one limb: columns, rows, columns_inverse behind one AXI4 master",
   "n": ${c.n},
   "n1": ${c.n1},
@@ -92,18 +78,5 @@ ${Generate.portsJson(top)}
       f"(${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 
-  def main(args: Array[String]): Unit = {
-    var out = "build"
-    var names = Vector[String]()
-    var it = args.toList
-    while (it.nonEmpty) it match {
-      case "--out" :: dir :: rest => out = dir; it = rest
-      case flag :: _ if flag.startsWith("--") => System.err.println(s"error: unknown option $flag; usage: MultipassEngineDesigns [--out DIR] NAME..."); sys.exit(2)
-      case n :: rest => names :+= n; it = rest
-      case Nil =>
-    }
-    if (names.isEmpty) { System.err.println(s"error: no design given; $grammar"); sys.exit(2) }
-    val configs = names.map(n => n -> parse(n).fold(e => { System.err.println(s"error: $e"); sys.exit(2) }, identity))
-    for ((n, c) <- configs) generate(out, n, c)
-  }
+  def main(args: Array[String]): Unit = MultipassNames.main(args, "MultipassEngineDesigns", grammar, parse)(generate)
 }

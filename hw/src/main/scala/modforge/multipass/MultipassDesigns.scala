@@ -1,0 +1,62 @@
+package modforge.multipass
+
+import modforge.RegistryEntry
+
+/** The multi-pass family in the registry (docs/registry.md, docs/polymul_multipass.md): the engine (`mpoly_`), its
+  * passes (`cols_`, `rows_`, `icols_`) and the burst mover (`mover_`), each defined by its own `*Designs` object
+  * over [[MultipassNames]]. `Generate`, `RegistryEntry.describe` and `Refusal` ask this object, so a multi-pass
+  * name works with `make rtl`, `make harden` and the registry like any other. */
+object MultipassDesigns {
+  val prefixes: Seq[String] = Seq("mpoly_", "cols_", "icols_", "rows_", "mover_")
+  def isMultipass(name: String): Boolean = prefixes.exists(name.startsWith)
+
+  val grammar: String = Seq(MultipassEngineDesigns.grammar, ColumnsDesigns.grammar, RowsDesigns.grammar, MoverDesigns.grammar).mkString("; ")
+
+  /** The grammar of the kind `name` starts as (a refusal's "valid designs" line). */
+  def grammarOf(name: String): String =
+    if (name.startsWith("mpoly_")) MultipassEngineDesigns.grammar
+    else if (name.startsWith("cols_") || name.startsWith("icols_")) ColumnsDesigns.grammar
+    else if (name.startsWith("rows_")) RowsDesigns.grammar
+    else MoverDesigns.grammar
+
+  /** Names for the nearest-name list of a refusal (the benches' designs, docs/polymul_multipass.md). */
+  val examples: Seq[String] = Seq("mpoly_1024_x64_b128_l2_s32_p2_q8380417_mpaper", "cols_1024_x32_b64_l4_s32_p1_mpaper",
+    "icols_1024_x32_b64_l4_s32_p1_mpaper", "rows_1024_x64_b128_l2_s32_p2_o4_q8380417_mpaper", "mover_1024_x32_b64_l2_s32_o4_k2")
+
+  /** A parsed name: one of the four configurations. */
+  def parse(name: String): Either[String, Product] =
+    if (name.startsWith("mpoly_")) MultipassEngineDesigns.parse(name)
+    else if (name.startsWith("cols_") || name.startsWith("icols_")) ColumnsDesigns.parse(name)
+    else if (name.startsWith("rows_")) RowsDesigns.parse(name)
+    else if (name.startsWith("mover_")) MoverDesigns.parse(name)
+    else Left(s"'$name' is not a multi-pass name; $grammar")
+
+  def generate(out: String, name: String, c: Product): Unit = c match {
+    case e: MultipassEngineConfig => MultipassEngineDesigns.generate(out, name, e)
+    case k: ColumnsConfig => ColumnsDesigns.generate(out, name, k)
+    case r: RowsConfig => RowsDesigns.generate(out, name, r)
+    case m: MoverConfig => MoverDesigns.generate(out, name, m)
+  }
+
+  private def port(m: MoverConfig): Seq[(String, Any)] = Seq("n" -> m.n, "n1" -> m.n1, "n2" -> m.n2, "bus_bits" -> m.busBits,
+    "burst_beats" -> m.burstBeats, "slot_bits" -> m.slotBits, "outstanding" -> m.outstanding)
+
+  /** The registry entry: the kind, the port and layout parameters, the prime and multipliers where there are some;
+    * the bench that drives it (no gate-level bench yet), the model `polymul.multipass`. */
+  def entry(name: String, c: Product): RegistryEntry = {
+    val (kind, title, bench, ps) = c match {
+      case e: MultipassEngineConfig => ("engine", "multi-pass negacyclic polynomial multiplier, one limb, AXI4 master",
+        "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
+          "psi" -> e.columns.psi, "mul" -> e.mul.name, "halves" -> e.halves))
+      case k: ColumnsConfig => (if (k.inverse) "columns_inverse" else "columns",
+        s"multi-pass ${if (k.inverse) "columns_inverse" else "columns"} pass, AXI4 master", "multipass_columns_bench",
+        port(k.mover) ++ Seq("lanes" -> k.P, "limb_bits" -> k.w, "prime" -> k.q, "psi" -> k.psi, "mul" -> k.mul.name, "halves" -> k.halves))
+      case r: RowsConfig => ("rows", "multi-pass rows pass, AXI4 master", "multipass_rows_bench",
+        port(r.mover) ++ Seq("lanes" -> r.P, "limb_bits" -> r.w, "prime" -> r.q, "mul" -> r.mul.name))
+      case m: MoverConfig => ("mover", "multi-pass AXI4 burst mover", "multipass_mover_bench",
+        port(m) ++ Seq("lanes" -> m.wordLanes, "operands" -> m.operands))
+    }
+    RegistryEntry(name, "multipass", title, Seq[(String, Any)]("kind" -> kind) ++ ps, name, Some(bench), gls = false,
+      "none", Some("polymul.multipass"))
+  }
+}
