@@ -192,6 +192,7 @@ reports: rtl-all sw-baseline
 	.venv/bin/python flow/reports/polymul_best.py || status=$$?; \
 	.venv/bin/python flow/reports/polymul_primes.py || status=$$?; \
 	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
+	.venv/bin/python flow/reports/multipass_cycles.py || status=$$?; \
 	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
 
 # Design-space exploration (docs/modmul.md, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.

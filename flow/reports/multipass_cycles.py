@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""The multi-pass engine's measured cycles (docs/polymul_multipass.md): reports/multipass_cycles.md (+ .csv), one row
+per design and bench test, from the cycle records the cocotb benches write beside their simulations.
+
+    flow/reports/multipass_cycles.py [--partial]
+
+The records come from `make test-long` (MODFORGE_POLYMUL_LONG=1: verif/tests/test_multipass_{mover,rows,columns,
+engine}.py), which generates each design into build/multipass_<unit>_tests/<design>/ and runs its bench on
+cocotbext-axi's AxiRam (read latency 2 cycles); each test writes sim_rtl/<unit>_cycles_<test>.json. This script
+runs nothing: a design without records is listed as absent, with the command that makes them.
+
+Columns: the runs (operand patterns) of a test, the pause probability on every AXI channel, the cycles from the edge
+that takes start to the one that sets done (min to max over the runs), the model's cycles for the unit
+(polymul.multipass_schedule.costs: per pass max(lanes' n / P, the port's beats); the mover: the larger of its port
+and stream cycles), their ratio, the model's cycles plus the pass boundaries' fill (rows: the engine's latency;
+the column passes: 2 n1 be / R + the NTT's latency, from the manifest; the engine: the three) and that ratio.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from layout import BUILD
+from reports.common import PARTIAL, csv_text, generated_by, md_head, utc_now, write_md, write_text
+
+NAME = "multipass_cycles"
+UNITS = ("engine", "columns", "rows", "mover")   # build/multipass_<unit>_tests/, <unit>_cycles_<test>.json
+TESTS = {u: f"verif/tests/test_multipass_{u}.py" for u in UNITS}
+
+
+def tool_versions() -> dict:
+    def sh(cmd):
+        try:
+            return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip().splitlines()[0]
+        except (OSError, IndexError):
+            return "absent"
+    py = sys.executable
+    return {"Icarus Verilog": sh("iverilog -V 2>&1 | head -1").replace("Icarus Verilog version ", ""),
+            "cocotb": sh(f"{py} -c 'import cocotb; print(cocotb.__version__)'"),
+            "cocotbext-axi": sh(f"{py} -c 'import cocotbext.axi as a; print(a.__version__)'")}
+
+
+def fill_of(unit: str, m: dict, r: dict):
+    """The pass boundaries' fill of a record, or None (the mover has none)."""
+    if unit == "engine":
+        return r["fill"]
+    if unit == "rows":
+        return r["engine_latency"]
+    if unit == "columns":
+        return 2 * m["n1"] * m["be"] // m["row_lanes"] + m["ntt_latency_cycles"]
+    return None
+
+
+def model_of(unit: str, r: dict) -> int:
+    return max(r["port_cycles"], r["stream_cycles"]) if unit == "mover" else r["model_cycles"]
+
+
+def span(xs, spec=",") -> str:
+    lo, hi = min(xs), max(xs)
+    return format(lo, spec) if lo == hi else f"{lo:{spec}} to {hi:{spec}}"
+
+
+def rows_of(unit: str, design_dir: Path) -> list:
+    design = design_dir.name
+    m = json.loads((design_dir / "rtl" / f"{design}.json").read_text())
+    out = []
+    for f in sorted((design_dir / "sim_rtl").glob(f"{unit}_cycles_*.json")):
+        records = json.loads(f.read_text())
+        test = f.stem.removeprefix(f"{unit}_cycles_")
+        cycles = [r["cycles"] for r in records]
+        model = model_of(unit, records[0])
+        fill = fill_of(unit, m, records[0])
+        out.append({
+            "unit": unit, "design": design, "test": test, "runs": len(records),
+            "patterns": " ".join(r["pattern"] for r in records),
+            "pause": max(r["pause"] for r in records),
+            "cycles_min": min(cycles), "cycles_max": max(cycles), "model_cycles": model,
+            "ratio_min": round(min(cycles) / model, 3), "ratio_max": round(max(cycles) / model, 3),
+            "fill_cycles": fill if fill is not None else "",
+            "ratio_with_fill_min": round(min(cycles) / (model + fill), 3) if fill is not None else "",
+            "ratio_with_fill_max": round(max(cycles) / (model + fill), 3) if fill is not None else "",
+            "per_pass": "; ".join(f"{ps} {span([r['passes'][ps]['cycles'] for r in records])}"
+                                  for ps in records[0]["passes"]) if unit == "engine" else "",
+            "recorded_utc": utc_of(f),
+        })
+    return out
+
+
+def utc_of(f: Path) -> str:
+    import datetime
+    return datetime.datetime.fromtimestamp(f.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def main():
+    partial = PARTIAL
+    rows, absent = [], []
+    for unit in UNITS:
+        base = BUILD / f"multipass_{unit}_tests"
+        dirs = sorted(d for d in base.glob("*") if (d / "rtl").is_dir()) if base.is_dir() else []
+        got = [r for d in dirs for r in rows_of(unit, d)]
+        if not got:
+            absent.append(unit)
+        rows += got
+    if partial and absent:
+        print(f"{NAME}: no records for {', '.join(absent)}; written without them (--partial)")
+    elif absent:
+        sys.exit(f"{NAME}: no cycle records for {', '.join(absent)} in build/multipass_<unit>_tests/. Fix: run "
+                 f"`make test-long` (or MODFORGE_POLYMUL_LONG=1 .venv/bin/python -m pytest -q "
+                 f"{' '.join(TESTS[u] for u in absent)}); reports/{NAME}.md is left as it is")
+    lines = [f"# Multi-pass engine: cycles measured in simulation", "",
+             "Each row: one bench test of one design, its runs back to back on cocotbext-axi's AxiRam (read latency "
+             "2 cycles). Cycles run from the edge that takes `start` to the one that sets `done`. The model is "
+             "`polymul.multipass_schedule.costs` (per pass max(n / P, the port's beats); the mover: the larger of its "
+             "port and stream cycles); the fill is the pass boundaries' (rows: the engine's latency; column passes: "
+             "2 n1 be / R + the NTT's latency; the engine: the three). docs/polymul_multipass.md explains them.", ""]
+    lines += md_head("unit", "design", "test", "runs", "pauses", "cycles", "model", "ratio", "fill", "ratio with fill",
+                     "per pass (engine)")
+    for r in rows:
+        fill = r["fill_cycles"]
+        lines.append(
+            f"| {r['unit']} | `{r['design']}` | {r['test']} | {r['runs']} | {r['pause']:.0%} | "
+            f"{span([r['cycles_min'], r['cycles_max']])} | {r['model_cycles']:,} | "
+            f"{span([r['ratio_min'], r['ratio_max']], '.3f')} | {'' if fill == '' else format(fill, ',')} | "
+            f"{'' if fill == '' else span([r['ratio_with_fill_min'], r['ratio_with_fill_max']], '.3f')} | {r['per_pass']} |")
+    if absent:
+        lines += ["", f"No records for: {', '.join(absent)} (run `make test-long`)."]
+    tools = tool_versions()
+    dates = [r["recorded_utc"] for r in rows]
+    lines += ["", f"{generated_by(__file__)} from the records of `make test-long` "
+              f"(build/multipass_<unit>_tests/<design>/sim_rtl/<unit>_cycles_<test>.json), recorded "
+              f"{min(dates)} to {max(dates)}. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. Written {utc_now()}."]
+    write_md(f"{NAME}.md", lines)
+    write_text(f"{NAME}.csv", csv_text(rows), newline="")
+    print(f"{NAME}: {len(rows)} rows -> reports/{NAME}.md, .csv")
+
+
+if __name__ == "__main__":
+    main()
