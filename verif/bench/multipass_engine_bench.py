@@ -1,5 +1,7 @@
-"""cocotb bench for the one-limb multi-pass engine (``mpoly_...``, hw/.../multipass/MultipassEngine.scala): the
-three passes (columns, rows, columns_inverse) chained behind one AXI4 master, the memory cocotbext-axi's ``AxiRam``.
+"""cocotb bench for the multi-pass engine (``mpoly_...``, hw/.../multipass/MultipassEngine.scala): the three passes
+(columns, rows, columns_inverse) chained behind one AXI4 master, the memory cocotbext-axi's ``AxiRam``; or L such
+engines side by side (``mpoly_..._k<L>``, MultipassLimbs.scala), each limb's bursts told apart by the ID's upper
+bits, a and b drawn mod Q = q_0 ... q_(L-1), each limb checked mod q_l and their CRT mod Q.
 
 Each product: a and b (mod q) are written into regions a and b (``Layout``/``Memory`` addressing,
 ``Memory.to_bytes()``), random garbage into x, y and c; ``start``; wait for ``done``. What is checked:
@@ -44,138 +46,179 @@ PASSES = ("columns", "rows", "columns_inverse")
 
 
 class EngineBench(AxiMemoryBench):
+    """One engine (``multipass_engine``: one limb) or L side by side (``multipass_limbs``): engine l on limb l's
+    regions, its bursts told apart by the ID's upper bits (the arbiters put the limb above the engine's one ID bit)."""
     post_reset_edges = 4     # the NTT units' reset trees: their streams open two edges after reset
 
     def __init__(self, dut, m: dict, seed: int):
-        p = MultipassParams(n=m["n"], primes=(m["prime"],), n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
-                            burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
-        assert p.psis[0] == m["psi"], f"the design's psi {m['psi']} is not the model's {p.psis[0]}"
+        primes = tuple(int(q) for q in m["primes"]) if "primes" in m else (int(m["prime"]),)
+        p = MultipassParams(n=m["n"], primes=primes, n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
+                            burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"], limb_mode="side")
+        psis = m["psis"] if "psis" in m else [m["psi"]]
+        assert list(p.psis) == list(psis), f"the design's psi {psis} are not the model's {p.psis}"
         super().__init__(dut, m, seed, p)
         self.model = MultipassModel(self.p)
-        for r, base in m["region_bases"].items():
-            assert self.layout.base(r, 0) == base, f"region {r}: the design's base {base:#x}, the layout's {self.layout.base(r, 0):#x}"
-        self.q = m["prime"]
+        self.L = len(primes)
+        self.primes = primes
+        self.Q = 1
+        for q in primes:
+            self.Q *= q
+        bases = m["region_bases"] if isinstance(m["region_bases"], list) else [m["region_bases"]]
+        for l, rb in enumerate(bases):
+            for r, base in rb.items():
+                assert self.layout.base(r, l) == base, f"limb {l}, region {r}: the design's base {base:#x}, the layout's {self.layout.base(r, l):#x}"
         self.costs = costs(self.p)
-        self.expected = {}
+        self.expected = [{ps: ([], []) for ps in PASSES} for _ in range(self.L)]
         for ps, blocks in schedule(self.p):
-            ar, aw = [], []
             for blk in blocks:
-                ar += [(b.addr, b.beats - 1) for b in blk.reads]
-                aw += [(b.addr, b.beats - 1) for b in blk.writes]
-            self.expected[ps.name] = (ar, aw)
-        assert tuple(self.expected) == PASSES, tuple(self.expected)
+                for b in blk.reads:
+                    self.expected[b.limb][ps.name][0].append((b.addr, b.beats - 1))
+                for b in blk.writes:
+                    self.expected[b.limb][ps.name][1].append((b.addr, b.beats - 1))
         be = m["be"]
         self.fills = {
             "columns": 2 * m["n1"] * be // m["columns"]["row_lanes"] + m["columns"]["ntt_latency_cycles"],
             "rows": m["rows"]["engine_latency_cycles"],
             "columns_inverse": 2 * m["n1"] * be // m["columns_inverse"]["row_lanes"] + m["columns_inverse"]["ntt_latency_cycles"],
         }
+        self.engine_id_bits = m["id_bits"] - (self.L - 1).bit_length() if self.L > 1 else None
         self.reset_counts()
 
     def reset_counts(self):
-        self.seen = {ps: ([], []) for ps in PASSES}
+        self.seen = [{ps: ([], []) for ps in PASSES} for _ in range(self.L)]
         self.w_beats = 0
         self.reset_bursts()
-        self.last_pass = None
-        self.pass_edges = {}     # pass -> [first edge active, last edge active]
+        self.limb_reads = [0] * self.L       # each engine's bursts in flight, for its own pass boundaries
+        self.limb_writes = [0] * self.L
+        self.last_pass = [None] * self.L
+        self.pass_edges = [{} for _ in range(self.L)]     # limb -> pass -> [first edge active, last edge active]
         self.boundary_errors = []
 
     def monitors(self):
         return [self._monitor()]
 
-    def _boundary(self, ch: str, pidx: int):
-        """An AR or AW of pass pidx: the previous pass's reads and writes must all be complete."""
+    def limb_of(self, sig) -> int:
+        return int(sig.value) >> self.engine_id_bits if self.L > 1 else 0
+
+    def _boundary(self, ch: str, limb: int, pidx: int):
+        """An AR or AW of engine `limb`'s pass pidx: that engine's previous pass's reads and writes must all be complete."""
         if pidx == 0:
-            self.boundary_errors.append(f"{ch} while no pass is active")
-            return
-        if self.last_pass is not None and pidx != self.last_pass and (self.reads_in_flight or self.writes_in_flight):
+            self.boundary_errors.append(f"limb {limb}: {ch} while no pass is active")
+        elif self.last_pass[limb] is not None and pidx != self.last_pass[limb] and (self.limb_reads[limb] or self.limb_writes[limb]):
             self.boundary_errors.append(
-                f"the first {ch} of {PASSES[pidx - 1]} with {self.reads_in_flight} read and {self.writes_in_flight} write "
-                f"bursts of {PASSES[self.last_pass - 1]} outstanding")
-        self.last_pass = pidx
+                f"limb {limb}: the first {ch} of {PASSES[pidx - 1]} with {self.limb_reads[limb]} read and {self.limb_writes[limb]} "
+                f"write bursts of {PASSES[self.last_pass[limb] - 1]} outstanding")
+        self.last_pass[limb] = pidx
         assert not self.boundary_errors, f"pass boundary: {self.boundary_errors[0]}"   # at once, in the monitor
 
     async def _monitor(self):
         d = self.dut
         sigs = self.axi_channels()
+        passes = [d.io_pass] if self.L == 1 else [getattr(d, f"io_pass_{l}") for l in range(self.L)]
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
-            pidx = int(d.io_pass.value)
-            if pidx:
-                e = self.pass_edges.setdefault(PASSES[pidx - 1], [self.edge, self.edge])
-                e[1] = self.edge
+            pidx = [int(x.value) for x in passes]
+            for l, pi in enumerate(pidx):
+                if pi:
+                    e = self.pass_edges[l].setdefault(PASSES[pi - 1], [self.edge, self.edge])
+                    e[1] = self.edge
             fired = self.handshakes(sigs)
-            for ch, k in (("ar", 0), ("aw", 1)):
+            for ch, k, idsig in (("ar", 0, d.mem_arid), ("aw", 1, d.mem_awid)):
                 if fired[ch]:
                     addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
                     self.check_burst(ch.upper(), addr, ln, sz, burst)
-                    # Before count_bursts: the boundary check reads the previous pass's bursts still in flight.
-                    self._boundary(ch.upper(), pidx)
-                    if pidx:
-                        self.seen[PASSES[pidx - 1]][k].append((addr, ln))
+                    limb = self.limb_of(idsig)
+                    assert limb < self.L, f"{ch.upper()} {addr:#x}: ID {int(idsig.value)} names no limb"
+                    # Before counting: the boundary check reads the previous pass's bursts still in flight.
+                    self._boundary(ch.upper(), limb, pidx[limb])
+                    if pidx[limb]:
+                        self.seen[limb][PASSES[pidx[limb] - 1]][k].append((addr, ln))
+                    if k == 0:
+                        self.limb_reads[limb] += 1
+                    else:
+                        self.limb_writes[limb] += 1
+            if int(d.mem_rvalid.value) and int(d.mem_rready.value) and int(d.mem_rlast.value):
+                self.limb_reads[self.limb_of(d.mem_rid)] -= 1
+            if int(d.mem_bvalid.value) and int(d.mem_bready.value):
+                self.limb_writes[self.limb_of(d.mem_bid)] -= 1
             if fired["w"]:
                 self.check_w_beat(self.w_beats, int(d.mem_wstrb.value), int(d.mem_wlast.value))
                 self.w_beats += 1
-            self.count_bursts(fired["ar"], fired["aw"], self.m["outstanding"], 3 * self.m["outstanding"])
+            out = self.m["outstanding"] * self.L
+            self.count_bursts(fired["ar"], fired["aw"], out, 3 * out)
 
     # ---- a product ----
     async def run_product(self, pattern: str, label: str) -> dict:
-        a, b = self.operands(pattern, self.q)
+        a, b = self.operands(pattern, self.Q)          # mod Q = q_0 ... q_(L-1); limb l holds them mod q_l
+        al = [[x % q for x in a] for q in self.primes]
+        bl = [[x % q for x in b] for q in self.primes]
         lay = self.layout
         mem = Memory(self.p)
-        mem.load("a", 0, a)
-        mem.load("b", 0, b)
+        for l in range(self.L):
+            mem.load("a", l, al[l])
+            mem.load("b", l, bl[l])
         before = list(mem.words)
-        for region in ("x", "y", "c"):
-            lo = lay.base(region, 0) // self.slot_bytes
-            for i in range(lo, lo + lay.region_bytes // self.slot_bytes):
-                before[i] = self.rng.getrandbits(self.s)
-        after = self.model.run([a], [b])
-        after_columns = self.model.run([a], [b], until="columns")
+        for l in range(self.L):
+            for region in ("x", "y", "c"):
+                lo = lay.base(region, l) // self.slot_bytes
+                for i in range(lo, lo + lay.region_bytes // self.slot_bytes):
+                    before[i] = self.rng.getrandbits(self.s)
+        after = self.model.run(al, bl)
+        after_columns = self.model.run(al, bl, until="columns")
         expect = list(before)
-        for region in ("x", "y", "c"):
-            lo = lay.base(region, 0) // self.slot_bytes
-            expect[lo:lo + self.n] = after.words[lo:lo + self.n]
+        for l in range(self.L):
+            for region in ("x", "y", "c"):
+                lo = lay.base(region, l) // self.slot_bytes
+                expect[lo:lo + self.n] = after.words[lo:lo + self.n]
         before_bytes, expect_bytes = self.to_bytes(before), self.to_bytes(expect)
         self.ram.write(0, before_bytes)
         self.reset_counts()
-        cycles = await self.run_to_done(label, 50 * self.costs.cycles() + 20000,
-                                        lambda: (sum(len(x[0]) + len(x[1]) for x in self.seen.values()), self.w_beats))
+        traffic = lambda: (sum(len(x[0]) + len(x[1]) for s in self.seen for x in s.values()), self.w_beats)
+        cycles = await self.run_to_done(label, 50 * self.costs.cycles() + 20000, traffic)
         assert not self.boundary_errors, f"{label}: pass boundary: {self.boundary_errors[0]}"
         got = self.ram.read(0, len(expect_bytes))
 
-        # c against the independent oracle
-        c = self.region_words(got, "c")
-        ref = negacyclic_reference(a, b, self.n, self.q)
-        bad = [i for i in range(self.n) if c[i] != ref[i]]
-        assert not bad, (f"{label}: c differs from the schoolbook a b mod (x^n + 1, {self.q}) at {len(bad)} coefficients, "
-                         f"first c[{bad[0]}] = {c[bad[0]]}, expected {ref[bad[0]]}")
+        # c against the independent oracle: each limb mod q_l, and their CRT against the product mod Q
+        cs = [self.region_words(got, "c", l) for l in range(self.L)]
+        for l, q in enumerate(self.primes):
+            ref = negacyclic_reference(al[l], bl[l], self.n, q)
+            bad = [i for i in range(self.n) if cs[l][i] != ref[i]]
+            assert not bad, (f"{label}: limb {l}: c differs from the schoolbook a b mod (x^n + 1, {q}) at {len(bad)} "
+                             f"coefficients, first c[{bad[0]}] = {cs[l][bad[0]]}, expected {ref[bad[0]]}")
+        if self.L > 1:
+            ref_Q = negacyclic_reference(a, b, self.n, self.Q)
+            crt = [sum(cs[l][i] * (self.Q // q) * pow(self.Q // q, -1, q) for l, q in enumerate(self.primes)) % self.Q
+                   for i in range(self.n)]
+            assert crt == ref_Q, f"{label}: the CRT of the limbs is not a b mod (x^n + 1, Q)"
         # y against the model after columns
-        y = self.region_words(got, "y")
-        lo = lay.base("y", 0) // self.slot_bytes
-        y_model = after_columns.words[lo:lo + self.n]
-        bad = [i for i in range(self.n) if y[i] != y_model[i]]
-        assert not bad, f"{label}: y differs from the model's after columns at {len(bad)} slots, first {bad[0]}: {y[bad[0]]}, expected {y_model[bad[0]]}"
+        for l in range(self.L):
+            y = self.region_words(got, "y", l)
+            lo = lay.base("y", l) // self.slot_bytes
+            y_model = after_columns.words[lo:lo + self.n]
+            bad = [i for i in range(self.n) if y[i] != y_model[i]]
+            assert not bad, f"{label}: limb {l}: y differs from the model's after columns at {len(bad)} slots, first {bad[0]}"
         self.diff_memory(label, got, expect_bytes, "the model's image")
-        # the bursts, pass by pass
-        for ps in PASSES:
-            for ch, k in (("AR", 0), ("AW", 1)):
-                seen, want = self.seen[ps][k], self.expected[ps][k]
-                if ps == "rows":
-                    assert Counter(seen) == Counter(want), f"{label}: {ps} {ch} bursts are not the schedule's as a multiset"
-                else:
-                    for i, (g, w) in enumerate(zip(seen, want)):
-                        assert g == w, f"{label}: {ps} {ch} burst {i} is {g[0]:#x} len {g[1]}, the schedule's {w[0]:#x} len {w[1]}"
-                    assert len(seen) == len(want), f"{label}: {ps}: {len(seen)} {ch} bursts, the schedule has {len(want)}"
+        # the bursts, limb by limb and pass by pass
+        for l in range(self.L):
+            for ps in PASSES:
+                for ch, k in (("AR", 0), ("AW", 1)):
+                    seen, want = self.seen[l][ps][k], self.expected[l][ps][k]
+                    if ps == "rows":
+                        assert Counter(seen) == Counter(want), f"{label}: limb {l}: {ps} {ch} bursts are not the schedule's as a multiset"
+                    else:
+                        for i, (g, w) in enumerate(zip(seen, want)):
+                            assert g == w, f"{label}: limb {l}: {ps} {ch} burst {i} is {g[0]:#x} len {g[1]}, the schedule's {w[0]:#x} len {w[1]}"
+                        assert len(seen) == len(want), f"{label}: limb {l}: {ps}: {len(seen)} {ch} bursts, the schedule has {len(want)}"
 
         per_pass = {}
         for ps, cost in zip(PASSES, self.costs.passes):
-            first, last = self.pass_edges[ps]
-            per_pass[ps] = {"cycles": last - first + 1, "model": cost.cycles(), "fill": self.fills[ps]}
+            spans = [self.pass_edges[l][ps] for l in range(self.L)]
+            per_pass[ps] = {"cycles": max(e[1] for e in spans) - min(e[0] for e in spans) + 1, "model": cost.cycles(),
+                            "fill": self.fills[ps]}
         model = self.costs.cycles()
         fill = sum(self.fills.values())
-        r = {"test": label, "pattern": pattern, "pause": self.pause, "cycles": cycles, "model_cycles": model,
+        r = {"test": label, "pattern": pattern, "pause": self.pause, "limbs": self.L, "cycles": cycles, "model_cycles": model,
              "fill": fill, "ratio": round(cycles / model, 4), "ratio_with_fill": round(cycles / (model + fill), 4),
              "passes": per_pass, "max_reads_in_flight": self.max_reads_in_flight,
              "max_writes_in_flight": self.max_writes_in_flight}

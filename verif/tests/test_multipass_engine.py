@@ -1,8 +1,9 @@
 """The one-limb multi-pass engine in RTL (hw/src/main/scala/modforge/multipass/MultipassEngine.scala,
 docs/polymul_multipass.md, "RTL: the engine, one limb"): the three passes chained behind one AXI4 master, run by
 the cocotb bench (verif/bench/multipass_engine_bench.py) on AxiRam, c checked against a schoolbook product in
-Python big ints. One small configuration: n = 1024, n1 = 64 (n2 = 16), P = 2, a 128-bit bus, two-beat bursts,
-the given prime 8380417 (the column and rows pass tests' `_q8380417` designs), the paper's behavioural
+Python big ints. Two small configurations: one limb, and two limbs side by side (MultipassLimbs, c_l checked mod
+each q_l and their CRT against the product mod Q). n = 1024, n1 = 64 (n2 = 16), P = 2, a 128-bit bus, two-beat bursts,
+the one limb's given prime 8380417 (the column and rows pass tests' `_q8380417` designs), the paper's behavioural
 multipliers (`_mpaper`, as the pass tests use: the fast ones simulate hundreds of times slower).
 
 The design is generated here into build/multipass_engine_tests/<design>/. Each bench run writes its cycles to
@@ -27,27 +28,34 @@ from runner import BUILD, ROOT, run_bench
 OUT = BUILD / "multipass_engine_tests"
 MAIN = "modforge.multipass.MultipassEngineDesigns"
 DESIGN = "mpoly_1024_x64_b128_l2_s32_p2_q8380417_mpaper"
+# Two limbs side by side (MultipassLimbs: two engines, SpinalHDL's AXI4 arbiters), the two largest 30-bit primes = 1 mod 2n.
+LIMBS = "mpoly_1024_x64_k2_b128_l2_s32_p2_mpaper"
 
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), DESIGN], cwd=ROOT, check=True,
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), DESIGN, LIMBS], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     return True
 
 
-def test_engine(generated):
-    rtl = OUT / DESIGN / "rtl" / f"{DESIGN}.v"
-    run_bench(DESIGN, [rtl], kind="rtl", test_module="multipass_engine_bench", manifest=rtl.with_suffix(".json"))
-    sim = OUT / DESIGN / "sim_rtl"
+@pytest.mark.parametrize("design", [DESIGN, LIMBS])
+def test_engine(generated, design):
+    rtl = OUT / design / "rtl" / f"{design}.v"
+    run_bench(design, [rtl], kind="rtl", test_module="multipass_engine_bench", manifest=rtl.with_suffix(".json"))
+    sim = OUT / design / "sim_rtl"
     for test in ("engine_no_pauses", "engine_back_pressure", "engine_slow_b"):
         for r in json.loads((sim / f"engine_cycles_{test}.json").read_text()):
             passes = ", ".join(f"{k} {v['cycles']} (model {v['model']} + fill {v['fill']})" for k, v in r["passes"].items())
-            print(f"{DESIGN} {r['test']}: {r['cycles']} cycles; the model's {r['model_cycles']} (ratio {r['ratio']:.3f}), "
+            print(f"{design} {r['test']}: {r['cycles']} cycles; the model's {r['model_cycles']} (ratio {r['ratio']:.3f}), "
                   f"{r['model_cycles'] + r['fill']} with the fills {r['fill']} (ratio {r['ratio_with_fill']:.3f}); {passes}")
             assert r["cycles"] >= r["model_cycles"], f"faster than the model allows: {r}"
             if r["pause"] == 0:
-                assert r["cycles"] < 1.05 * (r["model_cycles"] + r["fill"]), f"without pauses over the model with fills: {r}"
+                # One limb: within 5% of the model with fills. Limbs side by side: within 10%; two took 1.063 (the
+                # engines reach their pass boundaries at different times, and AxiRam queues 2 ARs: docs, "limbs side
+                # by side").
+                bound = 1.05 if r.get("limbs", 1) == 1 else 1.10
+                assert r["cycles"] < bound * (r["model_cycles"] + r["fill"]), f"without pauses over the model with fills: {r}"
 
 
 def test_refuses_prime_not_1_mod_2n():

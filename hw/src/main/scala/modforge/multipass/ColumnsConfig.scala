@@ -38,7 +38,7 @@ import modforge.polymul.{NttShape, PrimeClass, StreamMul}
   */
 case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
                          slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
-                         prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2) {
+                         prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0) {
   private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
@@ -52,7 +52,7 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   /** R: coefficients a cycle on the row side (the mover's words, the middle twiddles, the buffers' row ports). */
   val R: Int = math.min(e0, nttLanes)
   /** The reader's and writer's view: words of R slots. */
-  val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, R, outstanding, operands)
+  val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, R, outstanding, operands, limb = limb)
   val n2: Int = mover.n2
   val e: Int = mover.e
   val be: Int = mover.be

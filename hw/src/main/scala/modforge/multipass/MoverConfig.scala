@@ -27,7 +27,7 @@ import spinal.lib.bus.amba4.axi.Axi4Config
   * @param addressBits the AXI4 address width
   */
 case class MoverConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 0,
-                       outstanding: Int = 4, operands: Int = 2, addressBits: Int = 32) {
+                       outstanding: Int = 4, operands: Int = 2, addressBits: Int = 32, limb: Int = 0) {
   import MoverConfig._
   private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
@@ -62,13 +62,17 @@ case class MoverConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2,
 
   /** A region: n slots, rounded up to whole 4 KB pages (so every region starts on a page). */
   val regionBytes: BigInt = (BigInt(n) * slotBytes + PageBytes - 1) / PageBytes * PageBytes
+  /** A region's base for limb `limb`: the schedule's `Layout.base(region, limb)`, limb after limb, five regions each. */
   def regionBase(region: String): BigInt = {
     require(Regions.contains(region), s"region $region: the regions are ${Regions.mkString(", ")}")
-    Regions.indexOf(region) * regionBytes
+    (limb * Regions.size + Regions.indexOf(region)) * regionBytes
   }
+  /** One limb's five regions. */
   val footprintBytes: BigInt = regionBytes * Regions.size
-  require(footprintBytes <= (BigInt(1) << addressBits),
-    s"addressBits = $addressBits: the five regions take $footprintBytes bytes; use at least ${log2Up(footprintBytes)} bits")
+  require(limb >= 0, s"limb = $limb: limbs count from 0")
+  require(footprintBytes * (limb + 1) <= (BigInt(1) << addressBits),
+    s"addressBits = $addressBits: the five regions of ${limb + 1} limbs take ${footprintBytes * (limb + 1)} bytes; use at least " +
+      s"${log2Up(footprintBytes * (limb + 1))} bits")
 
   /** The `columns` pass: n2 / be blocks of be adjacent columns, one burst per row (the corner turn). */
   val blocks: Int = n2 / be

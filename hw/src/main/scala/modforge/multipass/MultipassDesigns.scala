@@ -10,11 +10,12 @@ object MultipassDesigns {
   val prefixes: Seq[String] = Seq("mpoly_", "cols_", "icols_", "rows_", "mover_")
   def isMultipass(name: String): Boolean = prefixes.exists(name.startsWith)
 
-  val grammar: String = Seq(MultipassEngineDesigns.grammar, ColumnsDesigns.grammar, RowsDesigns.grammar, MoverDesigns.grammar).mkString("; ")
+  val grammar: String = Seq(MultipassEngineDesigns.grammar, MultipassLimbsDesigns.grammar, ColumnsDesigns.grammar, RowsDesigns.grammar, MoverDesigns.grammar).mkString("; ")
 
   /** The grammar of the kind `name` starts as (a refusal's "valid designs" line). */
   def grammarOf(name: String): String =
-    if (name.startsWith("mpoly_")) MultipassEngineDesigns.grammar
+    if (MultipassLimbsDesigns.isLimbs(name)) MultipassLimbsDesigns.grammar
+    else if (name.startsWith("mpoly_")) MultipassEngineDesigns.grammar
     else if (name.startsWith("cols_") || name.startsWith("icols_")) ColumnsDesigns.grammar
     else if (name.startsWith("rows_")) RowsDesigns.grammar
     else MoverDesigns.grammar
@@ -25,7 +26,8 @@ object MultipassDesigns {
 
   /** A parsed name: one of the four configurations. */
   def parse(name: String): Either[String, Product] =
-    if (name.startsWith("mpoly_")) MultipassEngineDesigns.parse(name)
+    if (MultipassLimbsDesigns.isLimbs(name)) MultipassLimbsDesigns.parse(name)
+    else if (name.startsWith("mpoly_")) MultipassEngineDesigns.parse(name)
     else if (name.startsWith("cols_") || name.startsWith("icols_")) ColumnsDesigns.parse(name)
     else if (name.startsWith("rows_")) RowsDesigns.parse(name)
     else if (name.startsWith("mover_")) MoverDesigns.parse(name)
@@ -33,6 +35,7 @@ object MultipassDesigns {
 
   def generate(out: String, name: String, c: Product): Unit = c match {
     case e: MultipassEngineConfig => MultipassEngineDesigns.generate(out, name, e)
+    case l: MultipassLimbsConfig => MultipassLimbsDesigns.generate(out, name, l)
     case k: ColumnsConfig => ColumnsDesigns.generate(out, name, k)
     case r: RowsConfig => RowsDesigns.generate(out, name, r)
     case m: MoverConfig => MoverDesigns.generate(out, name, m)
@@ -45,6 +48,9 @@ object MultipassDesigns {
     * the bench that drives it (no gate-level bench yet), the model `polymul.multipass`. */
   def entry(name: String, c: Product): RegistryEntry = {
     val (kind, title, bench, ps) = c match {
+      case l: MultipassLimbsConfig => ("limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, AXI4 master",
+        "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "lanes" -> l.P, "limb_bits" -> l.w,
+          "primes" -> l.engines.map(_.q), "psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
       case e: MultipassEngineConfig => ("engine", "multi-pass negacyclic polynomial multiplier, one limb, AXI4 master",
         "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
           "psi" -> e.columns.psi, "mul" -> e.mul.name, "halves" -> e.halves))

@@ -8,20 +8,21 @@ import modforge.polymul.StreamMul
   *
   * The prime is the column passes' ([[ColumnsConfig]]: `prime`, or the largest w-bit prime = 1 mod 2n), handed
   * to the rows pass as its given prime ([[RowsConfig]]), so the three passes compute mod the same q. The region
-  * bases are [[MoverConfig.regionBase]]: the schedule's `Layout` for limb 0, fixed at generation.
+  * bases are [[MoverConfig.regionBase]]: the schedule's `Layout` for limb `limb` (0 alone; [[MultipassLimbs]] numbers
+  * its engines), fixed at generation.
   *
   * The options are the passes' own (the bus, burst, slot and outstanding options are [[MoverConfig]]'s, `lanes`
   * the model's P for all three passes, `halves` the column passes' corner turns).
   */
 case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                  lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0,
-                                 mul: StreamMul = StreamMul.Fast, halves: Int = 2) {
+                                 mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0) {
   val columns: ColumnsConfig = ColumnsConfig(n, n1, inverse = false, busBits, burstBeats, slotBits, lanes, outstanding,
-    limbBits, prime, mul, halves)
+    limbBits, prime, mul, halves, limb)
   val q: BigInt = columns.q
   val w: Int = columns.w
   val columnsInverse: ColumnsConfig = columns.copy(inverse = true, prime = q, limbBits = w)
-  val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul)
+  val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul, limb = limb)
   require(columnsInverse.q == q && rows.q == q, s"the passes' primes differ: ${columns.q}, ${rows.q}, ${columnsInverse.q}")
   require(columns.mover.axi == rows.mover.axi && columns.mover.axi == columnsInverse.mover.axi, "the passes' AXI4 ports differ")
   /** The layout and the port: the same for the three passes (only their word lanes differ). */

@@ -26,9 +26,9 @@ import modforge.polymul.{PrimeClass, StreamConfig, StreamMul, StreamPrimes}
   * The bus, burst, slot and outstanding parameters are [[MoverConfig]]'s.
   */
 case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 1,
-                      outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast) {
+                      outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, limb: Int = 0) {
   /** The reader's and writer's view: words of a whole beat (e slots), both operands. */
-  val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2)
+  val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2, limb = limb)
   val n2: Int = mover.n2
   val e: Int = mover.e
   val be: Int = mover.be

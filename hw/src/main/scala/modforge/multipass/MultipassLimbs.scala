@@ -1,0 +1,60 @@
+package modforge.multipass
+
+import spinal.core._
+import spinal.lib._
+import spinal.lib.bus.amba4.axi._
+
+/** The multi-pass negacyclic polynomial multiplier with L limbs side by side (docs/polymul_multipass.md, "RTL: limbs
+  * side by side"): c_l = a_l b_l mod (x^n + 1, q_l) for every limb l at once, over external memory.
+  *
+  * L one-limb engines ([[MultipassEngine]]) run together, engine l on limb l's regions. Their AXI4 masters share
+  * the port through SpinalHDL's own arbiters (`Axi4ReadOnlyArbiter`, `Axi4WriteOnlyArbiter`: round-robin on AR and
+  * AW, the limb in the upper ID bits so that R and B find their engine, W routed in AW order). Each engine keeps
+  * its own pass boundaries (its next pass starts after its own last B); the limbs are independent, so nothing
+  * orders one engine's bursts against another's.
+  *
+  * `start` (taken while not `busy`) starts every engine; `done` pulses one cycle once the last of them is done.
+  * `busy` is high from the start until `done` (and while any engine is busy after reset). `pass` is each engine's
+  * active pass (0 idle, 1 columns, 2 rows, 3 columns_inverse).
+  */
+class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
+  val io = new Bundle {
+    val start = in Bool ()
+    val busy = out Bool ()
+    val done = out Bool ()
+    val pass = out Vec (UInt(2 bits), c.limbs)
+    val respError = out Bool ()
+    val mem = master(Axi4(c.axi))
+  }
+  Axi4SpecRenamer(io.mem)
+
+  val engines = c.engines.map(e => new MultipassEngine(e))
+  val reads = Axi4ReadOnlyArbiter(c.axi, c.limbs)
+  val writes = Axi4WriteOnlyArbiter(c.axi, c.limbs, c.routeDepth)
+  for ((e, l) <- engines.zipWithIndex) {
+    reads.io.inputs(l) << e.io.mem.toReadOnly()
+    writes.io.inputs(l) << e.io.mem.toWriteOnly()
+  }
+  io.mem.ar << reads.io.output.ar
+  reads.io.output.r << io.mem.r
+  io.mem.aw << writes.io.output.aw
+  io.mem.w << writes.io.output.w
+  writes.io.output.b << io.mem.b
+
+  /** Engines that have finished this product; `done` once all have. */
+  val finished = Reg(Bits(c.limbs bits)) init (0)
+  val running = Reg(Bool()) init (False)
+  val done = Reg(Bool()) init (False)
+  val anyBusy = engines.map(_.io.busy).reduce(_ || _)
+  io.busy := running || anyBusy
+  io.done := done
+  io.respError := engines.map(_.io.respError).reduce(_ || _)
+  done := False
+  for ((e, l) <- engines.zipWithIndex) {
+    e.io.start := io.start && !io.busy
+    io.pass(l) := e.io.pass
+    when(e.io.done) { finished(l) := True }
+  }
+  when(io.start && !io.busy) { running := True; finished := 0 }
+  when(running && finished.andR) { running := False; done := True; finished := 0 }
+}

@@ -1,0 +1,42 @@
+package modforge.multipass
+
+import modforge.polymul.{PrimeClass, StreamMul}
+
+/** The generation parameters of the multi-pass engine with L limbs side by side ([[MultipassLimbs]],
+  * docs/polymul_multipass.md, "RTL: limbs side by side"): L one-limb engines ([[MultipassEngineConfig]]), engine l
+  * on limb l's five regions (the schedule's `Layout`, limb after limb) with prime q_l, sharing one AXI4 port.
+  *
+  * The primes: `primes` as given (each checked as [[ColumnsConfig]] checks `_q`: prime, 1 mod 2n, at most w bits),
+  * or the L largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `limbBits`), the one-limb engine's default
+  * prime and the next L - 1 below it. The other options are the one-limb engine's, the same for every limb.
+  */
+case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
+                                lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, primes: Seq[BigInt] = Nil,
+                                mul: StreamMul = StreamMul.Fast, halves: Int = 2) {
+  require(limbs >= 2 && limbs <= 64, s"limbs = $limbs: side by side takes 2 to 64 limbs (one limb: the one-limb engine, no _k)")
+  require(primes.isEmpty || primes.size == limbs, s"${primes.size} primes for $limbs limbs: give one a limb, or none")
+  require(primes.distinct.size == primes.size, s"the primes ${primes.mkString(", ")} repeat one: the limbs need distinct primes")
+
+  /** The limbs' primes: given, or the `limbs` largest w-bit primes = 1 mod 2n. */
+  val limbPrimes: Seq[BigInt] = if (primes.nonEmpty) primes else {
+    val w = if (limbBits != 0) limbBits else math.min(62, math.max(17, slotBits - 2))
+    val qs = PrimeClass.AnyPrime.candidates(n, w).filter(_.isProbablePrime(64)).take(limbs).toSeq
+    require(qs.size == limbs, s"only ${qs.size} $w-bit primes are 1 mod 2n = ${2 * n}, not $limbs: use wider limbs (_w) or fewer")
+    qs
+  }
+  val engines: Seq[MultipassEngineConfig] = limbPrimes.zipWithIndex.map { case (q, l) =>
+    MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits, q, mul, halves, limb = l)
+  }
+  val mover: MoverConfig = engines.head.mover
+  val w: Int = engines.head.w
+  require(engines.forall(_.w == w), s"the limbs' widths differ: ${engines.map(_.w).mkString(", ")}; give limbBits (_w)")
+  val P: Int = lanes
+  /** The port: the engines' bus with ID bits for the arbiters' routing (the engine's one ID bit, then the limb). */
+  val limbIdBits: Int = spinal.core.log2Up(limbs)
+  val addressBits: Int = spinal.core.log2Up(mover.footprintBytes * limbs) max mover.addressBits
+  require(addressBits == mover.addressBits, s"the $limbs limbs' regions take ${mover.footprintBytes * limbs} bytes, more than " +
+    s"the ${mover.addressBits}-bit address")
+  def axi = mover.axi.copy(idWidth = mover.axi.idWidth + limbIdBits)
+  /** W beats routed after their AW: the write arbiter's queue of granted AWs, enough for every engine's bursts in flight. */
+  val routeDepth: Int = limbs * outstanding
+}
