@@ -44,6 +44,7 @@ def test_engine(generated, design):
     rtl = OUT / design / "rtl" / f"{design}.v"
     run_bench(design, [rtl], kind="rtl", test_module="multipass_engine_bench", manifest=rtl.with_suffix(".json"))
     sim = OUT / design / "sim_rtl"
+    promise = json.loads(rtl.with_suffix(".json").read_text())["cycles_per_product"]
     for test in ("engine_no_pauses", "engine_back_pressure", "engine_slow_b"):
         for r in json.loads((sim / f"engine_cycles_{test}.json").read_text()):
             passes = ", ".join(f"{k} {v['cycles']} (model {v['model']} + fill {v['fill']})" for k, v in r["passes"].items())
@@ -55,6 +56,8 @@ def test_engine(generated, design):
                 # engines reach their pass boundaries at different times, and AxiRam queues 2 ARs: docs, "limbs side
                 # by side").
                 bound = 1.05 if r.get("limbs", 1) == 1 else 1.10
+                # The manifest's promise (Scala) is the Python schedule model's cycles plus the fills.
+                assert promise == r["model_cycles"] + r["fill"], (promise, r["model_cycles"], r["fill"])
                 assert r["cycles"] < bound * (r["model_cycles"] + r["fill"]), f"without pauses over the model with fills: {r}"
 
 

@@ -28,4 +28,20 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
   /** The layout and the port: the same for the three passes (only their word lanes differ). */
   val mover: MoverConfig = rows.mover
   val P: Int = lanes
+
+  /** The schedule model's cycles per pass for `limbs` such engines on one port (polymul.multipass_schedule.costs,
+    * limb_mode side): max(the lanes' n / P, the port's beats of every limb: columns 2n / e (a and b in, x and y out),
+    * rows 2n / e (x and y in), columns_inverse n / e). */
+  def modelCycles(limbs: Int = 1): Seq[Int] = {
+    val e = mover.e
+    Seq(2 * n / e, 2 * n / e, n / e).map(beats => math.max(n / P, limbs * beats))
+  }
+  /** The pass boundaries' fill: each column pass's corner turn (2 n1 be / R) and NTT latency, the rows engine's
+    * latency (docs/polymul_multipass.md, "Measured cycles"). */
+  def fillCycles: Seq[Int] = Seq(
+    2 * n1 * mover.be / columns.R + columns.shape.latency,
+    rows.engine.latency,
+    2 * n1 * mover.be / columnsInverse.R + columnsInverse.shape.latency)
+  /** The manifest's promise: a product's cycles from start to done without pauses, the model's plus the fills. */
+  def promisedCycles(limbs: Int = 1): Int = modelCycles(limbs).sum + fillCycles.sum
 }
