@@ -50,9 +50,16 @@ class AxiMemoryBench:
         self.n, self.n1, self.n2 = m["n"], m["n1"], m["n2"]
         self.s = m["slot_bits"]
         self.slot_bytes = self.s // 8
-        self.ram = AxiRam(AxiBus.from_prefix(dut, "mem"), dut.clk, dut.reset, size=self.layout.total_bytes)
-        for log in (self.ram.write_if.log, self.ram.read_if.log):
-            log.setLevel(logging.WARNING)   # one INFO line per burst otherwise
+        # One AxiRam per AXI4 port: `mem`, or `mems_0` .. `mems_<P-1>` (a design with a port per limb, manifest
+        # `axi_ports`); each holds the whole layout.
+        ports = m.get("axi_ports", 1)
+        self.ports = ["mem"] if ports == 1 else [f"mems_{i}" for i in range(ports)]
+        self.rams = [AxiRam(AxiBus.from_prefix(dut, pfx), dut.clk, dut.reset, size=self.layout.total_bytes)
+                     for pfx in self.ports]
+        self.ram = self.rams[0]
+        for ram in self.rams:
+            for log in (ram.write_if.log, ram.read_if.log):
+                log.setLevel(logging.WARNING)   # one INFO line per burst otherwise
         self.pause = 0.0
         self.edge = 0
         self._held = {}
@@ -85,41 +92,48 @@ class AxiMemoryBench:
 
     def set_pauses(self, p: float):
         """Random pauses on every AXI channel AxiRam drives (AR, AW, W ready; R, B valid); p = 0: none."""
-        chans = (self.ram.read_if.ar_channel, self.ram.read_if.r_channel, self.ram.write_if.aw_channel,
-                 self.ram.write_if.w_channel, self.ram.write_if.b_channel)
-        for ch in chans:
-            ch.set_pause_generator(random_pauses(random.Random(self.rng.random()), p) if p else None)
+        for ram in self.rams:
+            chans = (ram.read_if.ar_channel, ram.read_if.r_channel, ram.write_if.aw_channel,
+                     ram.write_if.w_channel, ram.write_if.b_channel)
+            for ch in chans:
+                ch.set_pause_generator(random_pauses(random.Random(self.rng.random()), p) if p else None)
         self.pause = p
 
     # ---- channel checks (called by a monitor after each rising edge: the values are those before it) ----
     def reset_bursts(self):
-        self.reads_in_flight = self.writes_in_flight = 0
-        self.max_reads_in_flight = self.max_writes_in_flight = 0
+        self.reads_in_flight = self.writes_in_flight = 0          # of the port last counted (one port: the port's)
+        self.max_reads_in_flight = self.max_writes_in_flight = 0  # the most on any port
+        self._in_flight = {pfx: [0, 0] for pfx in self.ports}
 
-    def handshakes(self, sigs: dict) -> dict:
-        """``sigs``: channel -> (valid, ready, payload signals). Checks that a valid not yet taken stays up with its
-        payload unchanged (AXI4 A3.2.1); returns channel -> taken at this edge."""
+    def sig(self, port: str, name: str):
+        """A port's signal: sig("mem_1", "arvalid") is mem_1_arvalid."""
+        return getattr(self.dut, f"{port}_{name}")
+
+    def handshakes(self, sigs: dict, port: str = "mem") -> dict:
+        """``sigs``: channel -> (valid, ready, payload signals) of one port. Checks that a valid not yet taken stays up
+        with its payload unchanged (AXI4 A3.2.1); returns channel -> taken at this edge."""
         fired = {}
         for ch, (v, r, payload) in sigs.items():
+            key = (port, ch)
             valid, ready = int(v.value), int(r.value)
-            if ch in self._held:
-                assert valid, f"{ch}: valid dropped before it was taken (edge {self.edge})"
+            if key in self._held:
+                assert valid, f"{port} {ch}: valid dropped before it was taken (edge {self.edge})"
                 now = tuple(int(x.value) for x in payload)
-                assert now == self._held[ch], f"{ch}: payload changed while waiting, {self._held[ch]} -> {now} (edge {self.edge})"
+                assert now == self._held[key], f"{port} {ch}: payload changed while waiting, {self._held[key]} -> {now} (edge {self.edge})"
             if valid and not ready:
-                self._held[ch] = tuple(int(x.value) for x in payload)
+                self._held[key] = tuple(int(x.value) for x in payload)
             else:
-                self._held.pop(ch, None)
+                self._held.pop(key, None)
             fired[ch] = bool(valid and ready)
         return fired
 
-    def axi_channels(self) -> dict:
-        """The channels the design drives, for ``handshakes``: AR, AW (address, AxLEN, AxSIZE, AxBURST) and W."""
-        d = self.dut
+    def axi_channels(self, port: str = "mem") -> dict:
+        """The channels the design drives on a port, for ``handshakes``: AR, AW (address, AxLEN, AxSIZE, AxBURST), W."""
+        s = lambda name: self.sig(port, name)
         return {
-            "ar": (d.mem_arvalid, d.mem_arready, (d.mem_araddr, d.mem_arlen, d.mem_arsize, d.mem_arburst)),
-            "aw": (d.mem_awvalid, d.mem_awready, (d.mem_awaddr, d.mem_awlen, d.mem_awsize, d.mem_awburst)),
-            "w": (d.mem_wvalid, d.mem_wready, (d.mem_wdata, d.mem_wstrb, d.mem_wlast)),
+            "ar": (s("arvalid"), s("arready"), (s("araddr"), s("arlen"), s("arsize"), s("arburst"))),
+            "aw": (s("awvalid"), s("awready"), (s("awaddr"), s("awlen"), s("awsize"), s("awburst"))),
+            "w": (s("wvalid"), s("wready"), (s("wdata"), s("wstrb"), s("wlast"))),
         }
 
     def check_burst(self, ch: str, addr: int, ln: int, sz: int, burst: int):
@@ -129,21 +143,23 @@ class AxiMemoryBench:
         assert addr // PAGE_BYTES == (addr + nbytes - 1) // PAGE_BYTES, \
             f"{ch} burst {addr:#x} + {nbytes} bytes crosses a {PAGE_BYTES}-byte boundary"
 
-    def count_bursts(self, ar: bool, aw: bool, read_limit: int, write_limit: int):
-        """Bursts in flight: a read from its AR to its RLAST beat, a write from its AW to its B."""
-        d = self.dut
+    def count_bursts(self, ar: bool, aw: bool, read_limit: int, write_limit: int, port: str = "mem"):
+        """Bursts in flight on a port: a read from its AR to its RLAST beat, a write from its AW to its B."""
+        s = lambda name: int(self.sig(port, name).value)
+        c = self._in_flight[port]
         if ar:
-            self.reads_in_flight += 1
-            self.max_reads_in_flight = max(self.max_reads_in_flight, self.reads_in_flight)
-        if int(d.mem_rvalid.value) and int(d.mem_rready.value) and int(d.mem_rlast.value):
-            self.reads_in_flight -= 1
+            c[0] += 1
+        if s("rvalid") and s("rready") and s("rlast"):
+            c[0] -= 1
         if aw:
-            self.writes_in_flight += 1
-            self.max_writes_in_flight = max(self.max_writes_in_flight, self.writes_in_flight)
-        if int(d.mem_bvalid.value) and int(d.mem_bready.value):
-            self.writes_in_flight -= 1
-        assert self.reads_in_flight <= read_limit, f"{self.reads_in_flight} read bursts in flight (at most {read_limit})"
-        assert self.writes_in_flight <= write_limit, f"{self.writes_in_flight} write bursts unacknowledged (at most {write_limit})"
+            c[1] += 1
+        if s("bvalid") and s("bready"):
+            c[1] -= 1
+        self.reads_in_flight, self.writes_in_flight = c
+        self.max_reads_in_flight = max(self.max_reads_in_flight, c[0])
+        self.max_writes_in_flight = max(self.max_writes_in_flight, c[1])
+        assert c[0] <= read_limit, f"{port}: {c[0]} read bursts in flight (at most {read_limit})"
+        assert c[1] <= write_limit, f"{port}: {c[1]} write bursts unacknowledged (at most {write_limit})"
 
     def check_w_beat(self, beat: int, strb: int, last: int):
         """W beat number ``beat`` (from 0) of the run: full strobes, WLAST on every burst_beats-th beat."""

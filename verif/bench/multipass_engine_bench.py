@@ -67,7 +67,10 @@ class EngineBench(AxiMemoryBench):
         for l, rb in enumerate(bases):
             for r, base in rb.items():
                 assert self.layout.base(r, l) == base, f"limb {l}, region {r}: the design's base {base:#x}, the layout's {self.layout.base(r, l):#x}"
-        self.costs = costs(self.p)
+        # The model's cycles: the limbs on one port share its beats; with a port per limb, each port carries one limb's.
+        one = MultipassParams(n=m["n"], primes=primes[:1], n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
+                              burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
+        self.costs = costs(self.p if m.get("axi_ports", 1) == 1 else one)
         self.expected = [{ps: ([], []) for ps in PASSES} for _ in range(self.L)]
         for ps, blocks in schedule(self.p):
             for blk in blocks:
@@ -81,12 +84,12 @@ class EngineBench(AxiMemoryBench):
             "rows": m["rows"]["engine_latency_cycles"],
             "columns_inverse": 2 * m["n1"] * be // m["columns_inverse"]["row_lanes"] + m["columns_inverse"]["ntt_latency_cycles"],
         }
-        self.engine_id_bits = m["id_bits"] - (self.L - 1).bit_length() if self.L > 1 else None
+        self.engine_id_bits = m["id_bits"] - (self.L - 1).bit_length() if self.L > 1 and len(self.ports) == 1 else None
         self.reset_counts()
 
     def reset_counts(self):
         self.seen = [{ps: ([], []) for ps in PASSES} for _ in range(self.L)]
-        self.w_beats = 0
+        self.w_beats = {pfx: 0 for pfx in self.ports}      # per port: WLAST falls on every burst_beats-th beat of each
         self.reset_bursts()
         self.limb_reads = [0] * self.L       # each engine's bursts in flight, for its own pass boundaries
         self.limb_writes = [0] * self.L
@@ -113,8 +116,9 @@ class EngineBench(AxiMemoryBench):
 
     async def _monitor(self):
         d = self.dut
-        sigs = self.axi_channels()
+        ports = [(pfx, self.axi_channels(pfx)) for pfx in self.ports]
         passes = [d.io_pass] if self.L == 1 else [getattr(d, f"io_pass_{l}") for l in range(self.L)]
+        shared = len(self.ports) == 1
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
@@ -123,30 +127,34 @@ class EngineBench(AxiMemoryBench):
                 if pi:
                     e = self.pass_edges[l].setdefault(PASSES[pi - 1], [self.edge, self.edge])
                     e[1] = self.edge
-            fired = self.handshakes(sigs)
-            for ch, k, idsig in (("ar", 0, d.mem_arid), ("aw", 1, d.mem_awid)):
-                if fired[ch]:
-                    addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
-                    self.check_burst(ch.upper(), addr, ln, sz, burst)
-                    limb = self.limb_of(idsig)
-                    assert limb < self.L, f"{ch.upper()} {addr:#x}: ID {int(idsig.value)} names no limb"
-                    # Before counting: the boundary check reads the previous pass's bursts still in flight.
-                    self._boundary(ch.upper(), limb, pidx[limb])
-                    if pidx[limb]:
-                        self.seen[limb][PASSES[pidx[limb] - 1]][k].append((addr, ln))
-                    if k == 0:
-                        self.limb_reads[limb] += 1
-                    else:
-                        self.limb_writes[limb] += 1
-            if int(d.mem_rvalid.value) and int(d.mem_rready.value) and int(d.mem_rlast.value):
-                self.limb_reads[self.limb_of(d.mem_rid)] -= 1
-            if int(d.mem_bvalid.value) and int(d.mem_bready.value):
-                self.limb_writes[self.limb_of(d.mem_bid)] -= 1
-            if fired["w"]:
-                self.check_w_beat(self.w_beats, int(d.mem_wstrb.value), int(d.mem_wlast.value))
-                self.w_beats += 1
-            out = self.m["outstanding"] * self.L
-            self.count_bursts(fired["ar"], fired["aw"], out, 3 * out)
+            for port, (pfx, sigs) in enumerate(ports):
+                # One port: the limb is the ID's upper bits; a port per limb: the port's limb.
+                limb_of = self.limb_of if shared else (lambda sig, port=port: port)
+                fired = self.handshakes(sigs, pfx)
+                for ch, k in (("ar", 0), ("aw", 1)):
+                    if fired[ch]:
+                        addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
+                        self.check_burst(ch.upper(), addr, ln, sz, burst)
+                        idsig = self.sig(pfx, f"{ch}id")
+                        limb = limb_of(idsig)
+                        assert limb < self.L, f"{pfx} {ch.upper()} {addr:#x}: ID {int(idsig.value)} names no limb"
+                        # Before counting: the boundary check reads the previous pass's bursts still in flight.
+                        self._boundary(ch.upper(), limb, pidx[limb])
+                        if pidx[limb]:
+                            self.seen[limb][PASSES[pidx[limb] - 1]][k].append((addr, ln))
+                        if k == 0:
+                            self.limb_reads[limb] += 1
+                        else:
+                            self.limb_writes[limb] += 1
+                if int(self.sig(pfx, "rvalid").value) and int(self.sig(pfx, "rready").value) and int(self.sig(pfx, "rlast").value):
+                    self.limb_reads[limb_of(self.sig(pfx, "rid"))] -= 1
+                if int(self.sig(pfx, "bvalid").value) and int(self.sig(pfx, "bready").value):
+                    self.limb_writes[limb_of(self.sig(pfx, "bid"))] -= 1
+                if fired["w"]:
+                    self.check_w_beat(self.w_beats[pfx], int(self.sig(pfx, "wstrb").value), int(self.sig(pfx, "wlast").value))
+                    self.w_beats[pfx] += 1
+                out = self.m["outstanding"] * (self.L if shared else 1)
+                self.count_bursts(fired["ar"], fired["aw"], out, 3 * out, pfx)
 
     # ---- a product ----
     async def run_product(self, pattern: str, label: str) -> dict:
@@ -172,12 +180,22 @@ class EngineBench(AxiMemoryBench):
                 lo = lay.base(region, l) // self.slot_bytes
                 expect[lo:lo + self.n] = after.words[lo:lo + self.n]
         before_bytes, expect_bytes = self.to_bytes(before), self.to_bytes(expect)
-        self.ram.write(0, before_bytes)
+        for ram in self.rams:
+            ram.write(0, before_bytes)
         self.reset_counts()
-        traffic = lambda: (sum(len(x[0]) + len(x[1]) for s in self.seen for x in s.values()), self.w_beats)
+        traffic = lambda: (sum(len(x[0]) + len(x[1]) for s in self.seen for x in s.values()), sum(self.w_beats.values()))
         cycles = await self.run_to_done(label, 50 * self.costs.cycles() + 20000, traffic)
         assert not self.boundary_errors, f"{label}: pass boundary: {self.boundary_errors[0]}"
-        got = self.ram.read(0, len(expect_bytes))
+        if len(self.rams) == 1:
+            got = self.ram.read(0, len(expect_bytes))
+        else:
+            # A port per limb: limb l's five regions from memory l, and every memory otherwise untouched.
+            imgs = [ram.read(0, len(expect_bytes)) for ram in self.rams]
+            span = 5 * lay.region_bytes
+            got = b"".join(imgs[l][l * span:(l + 1) * span] for l in range(self.L))
+            for l, img in enumerate(imgs):
+                want = before_bytes[:l * span] + expect_bytes[l * span:(l + 1) * span] + before_bytes[(l + 1) * span:]
+                self.diff_memory(f"{label}: memory {l}", img, want, f"port {l}'s image (limb {l}'s regions written, the rest untouched)")
 
         # c against the independent oracle: each limb mod q_l, and their CRT against the product mod Q
         cs = [self.region_words(got, "c", l) for l in range(self.L)]
@@ -218,7 +236,7 @@ class EngineBench(AxiMemoryBench):
                             "fill": self.fills[ps]}
         model = self.costs.cycles()
         fill = sum(self.fills.values())
-        r = {"test": label, "pattern": pattern, "pause": self.pause, "limbs": self.L, "cycles": cycles, "model_cycles": model,
+        r = {"test": label, "pattern": pattern, "pause": self.pause, "limbs": self.L, "ports": len(self.ports), "cycles": cycles, "model_cycles": model,
              "fill": fill, "ratio": round(cycles / model, 4), "ratio_with_fill": round(cycles / (model + fill), 4),
              "passes": per_pass, "max_reads_in_flight": self.max_reads_in_flight,
              "max_writes_in_flight": self.max_writes_in_flight}
@@ -258,6 +276,7 @@ async def engine_slow_b(dut):
     before the previous pass's writes were all acknowledged shows in the boundary check."""
     tb = await _bench(dut, 2)
     rng = random.Random(tb.rng.random())
-    tb.ram.write_if.b_channel.set_pause_generator(random_pauses(rng, 0.9))
+    for ram in tb.rams:
+        ram.write_if.b_channel.set_pause_generator(random_pauses(rng, 0.9))
     tb.pause = 0.9
     tb.record("engine", [await tb.run_product("random", "engine_slow_b:random")])

@@ -49,7 +49,7 @@ object MultipassDesigns {
   def entry(name: String, c: Product): RegistryEntry = {
     val (kind, title, bench, ps) = c match {
       case l: MultipassLimbsConfig => ("limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, AXI4 master",
-        "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "lanes" -> l.P, "limb_bits" -> l.w,
+        "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
           "primes" -> l.engines.map(_.q), "psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
       case e: MultipassEngineConfig => ("engine", "multi-pass negacyclic polynomial multiplier, one limb, AXI4 master",
         "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,

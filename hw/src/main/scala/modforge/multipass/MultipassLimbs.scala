@@ -13,6 +13,8 @@ import spinal.lib.bus.amba4.axi._
   * its own pass boundaries (its next pass starts after its own last B); the limbs are independent, so nothing
   * orders one engine's bursts against another's.
   *
+  * With a port per limb (`ports` = L) the engines' masters are the ports `mems_<l>`, nothing shared.
+  *
   * `start` (taken while not `busy`) starts every engine; `done` pulses one cycle once the last of them is done.
   * `busy` is high from the start until `done` (and while any engine is busy after reset). `pass` is each engine's
   * active pass (0 idle, 1 columns, 2 rows, 3 columns_inverse).
@@ -24,22 +26,27 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
     val done = out Bool ()
     val pass = out Vec (UInt(2 bits), c.limbs)
     val respError = out Bool ()
-    val mem = master(Axi4(c.axi))
+    /** One port shared by the limbs, or one per limb (`mems_<l>`). */
+    val mem = (c.ports == 1) generate master(Axi4(c.axi))
+    val mems = (c.ports > 1) generate Vec(master(Axi4(c.axi)), c.limbs)
   }
-  Axi4SpecRenamer(io.mem)
+  if (c.ports == 1) Axi4SpecRenamer(io.mem) else io.mems.foreach(Axi4SpecRenamer(_))
 
   val engines = c.engines.map(e => new MultipassEngine(e))
-  val reads = Axi4ReadOnlyArbiter(c.axi, c.limbs)
-  val writes = Axi4WriteOnlyArbiter(c.axi, c.limbs, c.routeDepth)
-  for ((e, l) <- engines.zipWithIndex) {
-    reads.io.inputs(l) << e.io.mem.toReadOnly()
-    writes.io.inputs(l) << e.io.mem.toWriteOnly()
+  val shared = (c.ports == 1) generate new Area {
+    val reads = Axi4ReadOnlyArbiter(c.axi, c.limbs)
+    val writes = Axi4WriteOnlyArbiter(c.axi, c.limbs, c.routeDepth)
+    for ((e, l) <- engines.zipWithIndex) {
+      reads.io.inputs(l) << e.io.mem.toReadOnly()
+      writes.io.inputs(l) << e.io.mem.toWriteOnly()
+    }
+    io.mem.ar << reads.io.output.ar
+    reads.io.output.r << io.mem.r
+    io.mem.aw << writes.io.output.aw
+    io.mem.w << writes.io.output.w
+    writes.io.output.b << io.mem.b
   }
-  io.mem.ar << reads.io.output.ar
-  reads.io.output.r << io.mem.r
-  io.mem.aw << writes.io.output.aw
-  io.mem.w << writes.io.output.w
-  writes.io.output.b << io.mem.b
+  if (c.ports > 1) for ((e, l) <- engines.zipWithIndex) io.mems(l) <> e.io.mem
 
   /** Engines that have finished this product; `done` once all have. */
   val finished = Reg(Bits(c.limbs bits)) init (0)

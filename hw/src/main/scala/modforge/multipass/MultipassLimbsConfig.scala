@@ -6,14 +6,19 @@ import modforge.polymul.{PrimeClass, StreamMul}
   * docs/polymul_multipass.md, "RTL: limbs side by side"): L one-limb engines ([[MultipassEngineConfig]]), engine l
   * on limb l's five regions (the schedule's `Layout`, limb after limb) with prime q_l, sharing one AXI4 port.
   *
+  * The port: one AXI4 port shared by the L engines through arbiters (`ports` = 1), or one port per limb (`ports` = L:
+  * the engines' own masters, for a memory with as many channels, as an HBM stack has; each port's traffic is its
+  * limb's alone).
+  *
   * The primes: `primes` as given (each checked as [[ColumnsConfig]] checks `_q`: prime, 1 mod 2n, at most w bits),
   * or the L largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `limbBits`), the one-limb engine's default
   * prime and the next L - 1 below it. The other options are the one-limb engine's, the same for every limb.
   */
 case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                 lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, primes: Seq[BigInt] = Nil,
-                                mul: StreamMul = StreamMul.Fast, halves: Int = 2) {
+                                mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1) {
   require(limbs >= 2 && limbs <= 64, s"limbs = $limbs: side by side takes 2 to 64 limbs (one limb: the one-limb engine, no _k)")
+  require(ports == 1 || ports == limbs, s"ports = $ports: the limbs share one AXI4 port (1) or have one each ($limbs)")
   require(primes.isEmpty || primes.size == limbs, s"${primes.size} primes for $limbs limbs: give one a limb, or none")
   require(primes.distinct.size == primes.size, s"the primes ${primes.mkString(", ")} repeat one: the limbs need distinct primes")
 
@@ -31,8 +36,9 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
   val w: Int = engines.head.w
   require(engines.forall(_.w == w), s"the limbs' widths differ: ${engines.map(_.w).mkString(", ")}; give limbBits (_w)")
   val P: Int = lanes
-  /** The port: the engines' bus with ID bits for the arbiters' routing (the engine's one ID bit, then the limb). */
-  val limbIdBits: Int = spinal.core.log2Up(limbs)
+  /** The port: the engines' bus with ID bits for the arbiters' routing (the engine's one ID bit, then the limb);
+    * with a port per limb, each engine's own bus. */
+  val limbIdBits: Int = if (ports == 1) spinal.core.log2Up(limbs) else 0
   val addressBits: Int = spinal.core.log2Up(mover.footprintBytes * limbs) max mover.addressBits
   require(addressBits == mover.addressBits, s"the $limbs limbs' regions take ${mover.footprintBytes * limbs} bytes, more than " +
     s"the ${mover.addressBits}-bit address")

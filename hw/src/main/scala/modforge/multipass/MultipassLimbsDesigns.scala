@@ -10,6 +10,7 @@ import java.io.{File, PrintWriter}
   *
   *   `mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>][_m<fast|paper>][_h<halves>]`
   *
+  * `_y<limbs>` gives each limb its own AXI4 port (`mems_<l>`), `_y1` (the default) one port shared through arbiters.
   * The limbs' primes are the `limbs` largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `_w`); the other
   * options and defaults are the one-limb engine's ([[MultipassEngineDesigns]]).
   *
@@ -18,16 +19,16 @@ import java.io.{File, PrintWriter}
   */
 object MultipassLimbsDesigns {
   val grammar = "mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_m<fast|paper>][_h<halves>]"
+    "[_m<fast|paper>][_h<halves>][_y<ports: 1 or limbs>]"
 
   /** A multi-limb name: an `mpoly_` name with a `_k` option. */
   def isLimbs(name: String): Boolean = name.startsWith("mpoly_") && """_k\d""".r.findFirstIn(name).isDefined
 
   def parse(design: String): Either[String, MultipassLimbsConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "kblspowmh", "a multi-limb multi-pass engine name", grammar) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "kblspowmhy", "a multi-limb multi-pass engine name", grammar) { o =>
       MultipassLimbsConfig(o.n, o.n1, limbs = o.int("k", 1), busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
-        mul = o.mul, halves = o.int("h", 2))
+        mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1))
     }
 
   def generate(out: String, name: String, c: MultipassLimbsConfig): Unit = {
@@ -57,16 +58,17 @@ object MultipassLimbsDesigns {
   "be": ${m.be},
   "lanes": ${c.P},
   "outstanding": ${m.outstanding},
+  "axi_ports": ${c.ports},
   "id_bits": ${c.axi.idWidth},
   "address_bits": ${m.addressBits},
   "region_bytes": ${m.regionBytes},
   "footprint_bytes": ${m.footprintBytes * c.limbs},
   "region_bases": ${bases.mkString("[", ", ", "]")},
   "k": ${c.w},
-  "latency": ${e0.promisedCycles(c.limbs)},
-  "model_cycles": ${e0.modelCycles(c.limbs).mkString("[", ", ", "]")},
+  "latency": ${e0.promisedCycles(c.limbs / c.ports)},
+  "model_cycles": ${e0.modelCycles(c.limbs / c.ports).mkString("[", ", ", "]")},
   "fill_cycles": ${e0.fillCycles.mkString("[", ", ", "]")},
-  "cycles_per_product": ${e0.promisedCycles(c.limbs)},
+  "cycles_per_product": ${e0.promisedCycles(c.limbs / c.ports)},
   "limb_bits": ${c.w},
   "primes": ${nums(c.engines.map(_.q))},
   "psis": ${nums(c.engines.map(_.columns.psi))},
