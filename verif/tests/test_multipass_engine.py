@@ -46,7 +46,15 @@ def test_engine(generated, design):
     rtl = OUT / design / "rtl" / f"{design}.v"
     run_bench(design, [rtl], kind="rtl", test_module="multipass_engine_bench", manifest=rtl.with_suffix(".json"))
     sim = OUT / design / "sim_rtl"
-    promise = json.loads(rtl.with_suffix(".json").read_text())["cycles_per_product"]
+    m = json.loads(rtl.with_suffix(".json").read_text())
+    promise = m["cycles_per_product"]
+    # The bytes the manifest says a port moves per product: the schedule model's, for the limbs on one port.
+    from polymul.multipass import MultipassParams
+    from polymul.multipass_schedule import costs
+    on_port = m.get("limbs", 1) // m.get("axi_ports", 1)
+    p = MultipassParams(n=m["n"], primes=tuple(m.get("primes", [m.get("prime")]))[:on_port], n1=m["n1"], lanes=m["lanes"],
+                        bus_bits=m["bus_bits"], burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
+    assert m["bytes_per_product_per_port"] == sum(c.bytes_moved for c in costs(p).passes)
     for test in ("engine_no_pauses", "engine_back_pressure", "engine_slow_b"):
         for r in json.loads((sim / f"engine_cycles_{test}.json").read_text()):
             passes = ", ".join(f"{k} {v['cycles']} (model {v['model']} + fill {v['fill']})" for k, v in r["passes"].items())

@@ -44,4 +44,7 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
     2 * n1 * mover.be / columnsInverse.R + columnsInverse.shape.latency)
   /** The manifest's promise: a product's cycles from start to done without pauses, the model's plus the fills. */
   def promisedCycles(limbs: Int = 1): Int = modelCycles(limbs).sum + fillCycles.sum
+  /** Bytes one limb's product moves over the port: columns reads a, b and writes x, y (4n slots), rows reads x, y and
+    * writes x (3n), columns_inverse reads x and writes c (2n) (polymul.multipass_schedule.costs: bytes_moved). */
+  def bytesPerProduct: BigInt = BigInt(9) * n * mover.slotBytes
 }

@@ -63,6 +63,8 @@ object MultipassEngineDesigns {
   "model_cycles": ${c.modelCycles().mkString("[", ", ", "]")},
   "fill_cycles": ${c.fillCycles.mkString("[", ", ", "]")},
   "cycles_per_product": ${c.promisedCycles()},
+  "bytes_per_product_per_port": ${c.bytesPerProduct * 1},
+  "bytes_per_cycle_per_port": ${"%.3f".format((c.bytesPerProduct * 1).toDouble / c.promisedCycles())},
   "limb_bits": ${c.w},
   "prime": ${c.q},
   "psi": ${fc.psi},

@@ -69,6 +69,8 @@ object MultipassLimbsDesigns {
   "model_cycles": ${e0.modelCycles(c.limbs / c.ports).mkString("[", ", ", "]")},
   "fill_cycles": ${e0.fillCycles.mkString("[", ", ", "]")},
   "cycles_per_product": ${e0.promisedCycles(c.limbs / c.ports)},
+  "bytes_per_product_per_port": ${e0.bytesPerProduct * (c.limbs / c.ports)},
+  "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * (c.limbs / c.ports)).toDouble / e0.promisedCycles((c.limbs / c.ports)))},
   "limb_bits": ${c.w},
   "primes": ${nums(c.engines.map(_.q))},
   "psis": ${nums(c.engines.map(_.columns.psi))},
