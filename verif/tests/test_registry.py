@@ -35,7 +35,7 @@ NAMES = [
 ]
 # Malformed multiplier names (also refused by parse_design and precompute) and malformed names of the other families.
 MALFORMED_MUL = ["foo", "gshoup_1024", "barrett_32__zz", "wlm_32", "k2red_32_h20"]
-MALFORMED_OTHER = ["ntt_100_32_p1_gshoup", "polymul_1000_19", "intfft_fermat99_parallel", "mpoly_1000_x64", "rows_1024_x64_z3"]
+MALFORMED_OTHER = ["ntt_100_32_p1_gshoup", "polymul_1000_19", "intfft_fermat99_parallel", "mpoly_1000_x64", "rows_1024_x64_z3", "mpoly_1024_x64_k1"]
 
 
 @pytest.fixture(scope="module")
