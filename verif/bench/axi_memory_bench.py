@@ -143,6 +143,15 @@ class AxiMemoryBench:
         assert addr // PAGE_BYTES == (addr + nbytes - 1) // PAGE_BYTES, \
             f"{ch} burst {addr:#x} + {nbytes} bytes crosses a {PAGE_BYTES}-byte boundary"
 
+    def take_bursts(self, fired: dict, sigs: dict, ar_seen: list, aw_seen: list):
+        """The AR and AW taken at this edge (``handshakes``' result): each checked (``check_burst``) and appended as
+        (address, AxLEN) to its list."""
+        for ch, seen in (("ar", ar_seen), ("aw", aw_seen)):
+            if fired[ch]:
+                addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
+                self.check_burst(ch.upper(), addr, ln, sz, burst)
+                seen.append((addr, ln))
+
     def count_bursts(self, ar: bool, aw: bool, read_limit: int, write_limit: int, port: str = "mem"):
         """Bursts in flight on a port: a read from its AR to its RLAST beat, a write from its AW to its B."""
         s = lambda name: int(self.sig(port, name).value)

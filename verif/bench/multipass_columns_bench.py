@@ -96,11 +96,7 @@ class ColumnsBench(AxiMemoryBench):
                     self.marks.setdefault(f"first_{name}", self.edge - self.start_edge)
                     self.marks[f"last_{name}"] = self.edge - self.start_edge
             fired = self.handshakes(sigs)
-            for ch, seen in (("ar", self.ar_seen), ("aw", self.aw_seen)):
-                if fired[ch]:
-                    addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
-                    self.check_burst(ch.upper(), addr, ln, sz, burst)
-                    seen.append((addr, ln))
+            self.take_bursts(fired, sigs, self.ar_seen, self.aw_seen)
             if fired["w"]:
                 self.check_w_beat(self.w_beats, int(d.mem_wstrb.value), int(d.mem_wlast.value))
                 self.w_beats += 1

@@ -109,11 +109,7 @@ class MoverBench(AxiMemoryBench):
             await RisingEdge(d.clk)
             self.edge += 1
             fired = self.handshakes(sigs)
-            for ch, seen in (("ar", self.ar_seen), ("aw", self.aw_seen)):
-                if fired[ch]:
-                    addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
-                    self.check_burst(ch.upper(), addr, ln, sz, burst)
-                    seen.append((addr, ln))
+            self.take_bursts(fired, sigs, self.ar_seen, self.aw_seen)
             if fired["ar"] and self.first_ar_edge is None:
                 self.first_ar_edge = self.edge
             if int(d.mem_rvalid.value) and int(d.mem_rready.value) and self.first_r_edge is None:

@@ -1,0 +1,21 @@
+package modforge.multipass
+
+/** The manifest members every multi-pass design shares (the mover, the passes, the engines): the sizes, the bus and
+  * the layout of its regions, written once here; each `*Designs` adds its own members after them. */
+object MultipassManifest {
+  /** `lanes`: the design's P (the mover: its word lanes); `limbs`: how many limbs' regions the footprint holds. */
+  def layout(m: MoverConfig, lanes: Int, limbs: Int = 1): String =
+    s"""  "n": ${m.n},
+  "n1": ${m.n1},
+  "n2": ${m.n2},
+  "bus_bits": ${m.busBits},
+  "burst_beats": ${m.burstBeats},
+  "slot_bits": ${m.slotBits},
+  "e": ${m.e},
+  "be": ${m.be},
+  "lanes": $lanes,
+  "outstanding": ${m.outstanding},
+  "address_bits": ${m.addressBits},
+  "region_bytes": ${m.regionBytes},
+  "footprint_bytes": ${m.footprintBytes * limbs},"""
+}
