@@ -35,17 +35,17 @@ from cocotb.triggers import RisingEdge
 
 from axi_memory_bench import AxiMemoryBench
 from bench_common import start_bench
-from polymul.multipass import MultipassModel, MultipassParams
+from polymul.multipass import MultipassModel
+from polymul.multipass_manifest import manifest_params
 from polymul.multipass_schedule import Memory, costs, schedule
 from polymul.stream import negacyclic_reference
 
 LOG = logging.getLogger("cocotb.multipass_columns")
 
 
-def params_of(m: dict) -> MultipassParams:
+def params_of(m: dict):
     """The model's parameters for the design's manifest: one limb, the design's prime, the model's psi."""
-    p = MultipassParams(n=m["n"], primes=(m["prime"],), n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
-                        burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
+    p = manifest_params(m)
     assert p.psis[0] == m["psi"], f"the design's psi {m['psi']} is not the model's {p.psis[0]}"
     return p
 

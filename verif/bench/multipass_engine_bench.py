@@ -37,7 +37,8 @@ from cocotb.triggers import RisingEdge
 
 from axi_memory_bench import AxiMemoryBench, random_pauses
 from bench_common import start_bench
-from polymul.multipass import MultipassModel, MultipassParams
+from polymul.multipass import MultipassModel
+from polymul.multipass_manifest import manifest_params, manifest_primes
 from polymul.multipass_schedule import Memory, costs, schedule
 from polymul.stream import negacyclic_reference
 
@@ -51,9 +52,8 @@ class EngineBench(AxiMemoryBench):
     post_reset_edges = 4     # the NTT units' reset trees: their streams open two edges after reset
 
     def __init__(self, dut, m: dict, seed: int):
-        primes = tuple(int(q) for q in m["primes"]) if "primes" in m else (int(m["prime"]),)
-        p = MultipassParams(n=m["n"], primes=primes, n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
-                            burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"], limb_mode="side")
+        primes = manifest_primes(m)
+        p = manifest_params(m, limb_mode="side")
         psis = m["psis"] if "psis" in m else [m["psi"]]
         assert list(p.psis) == list(psis), f"the design's psi {psis} are not the model's {p.psis}"
         super().__init__(dut, m, seed, p)
@@ -68,8 +68,7 @@ class EngineBench(AxiMemoryBench):
             for r, base in rb.items():
                 assert self.layout.base(r, l) == base, f"limb {l}, region {r}: the design's base {base:#x}, the layout's {self.layout.base(r, l):#x}"
         # The model's cycles: the limbs on one port share its beats; with a port per limb, each port carries one limb's.
-        one = MultipassParams(n=m["n"], primes=primes[:1], n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
-                              burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
+        one = manifest_params(m, primes[:1])
         self.costs = costs(self.p if m.get("axi_ports", 1) == 1 else one)
         self.expected = [{ps: ([], []) for ps in PASSES} for _ in range(self.L)]
         for ps, blocks in schedule(self.p):

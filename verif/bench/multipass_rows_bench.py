@@ -41,7 +41,8 @@ from cocotb.triggers import RisingEdge
 
 from axi_memory_bench import AxiMemoryBench
 from bench_common import start_bench
-from polymul.multipass import MultipassModel, MultipassParams
+from polymul.multipass import MultipassModel
+from polymul.multipass_manifest import manifest_params
 from polymul.multipass_schedule import costs, schedule
 from polymul.stream import negacyclic_schoolbook
 
@@ -49,11 +50,10 @@ from polymul.stream import negacyclic_schoolbook
 LOG = logging.getLogger("cocotb.multipass_rows")
 
 
-def params_of(m: dict) -> MultipassParams:
+def params_of(m: dict):
     """The model's parameters for the pass's manifest: one limb, the design's prime (its psi for n is the
     model's own; the rows' product does not depend on the root)."""
-    return MultipassParams(n=m["n"], primes=(int(m["prime"]),), n1=m["n1"], lanes=m["lanes"], bus_bits=m["bus_bits"],
-                           burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
+    return manifest_params(m)
 
 
 class RowsBench(AxiMemoryBench):

@@ -12,13 +12,10 @@ and without pauses a pass is within 5% of the model's cycles plus the pass's fil
 column can enter the NTT, the NTT's latency, and a block written after the last column has left it
 (2 n1 be / R + latency, R the coefficients a cycle on the row side).
 """
-import json
-import os
-import subprocess
-
 import pytest
 
-from runner import BUILD, ROOT, run_bench
+from multipass_runs import LONG_ONLY, generate, refusal, run
+from runner import BUILD
 
 OUT = BUILD / "multipass_columns_tests"
 MAIN = "modforge.multipass.ColumnsDesigns"
@@ -34,29 +31,21 @@ CASES = [
     "cols_1024_x64_b128_l2_s32_p2_q8380417_mpaper",
     "icols_1024_x64_b128_l2_s32_p2_q8380417_mpaper",
 ]
-# make test-long only (MODFORGE_POLYMUL_LONG=1): in make test the one-limb engine's bench
-# (test_multipass_engine.py) runs every pass through the same units (docs/testing.md, "Tiers").
-LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
-pytestmark = pytest.mark.skipif(not LONG, reason="make test-long (MODFORGE_POLYMUL_LONG=1); make test runs the one-limb engine's bench")
-RUN = CASES
+pytestmark = LONG_ONLY
 
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *RUN], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    generate(OUT, CASES)
     return True
 
 
-@pytest.mark.parametrize("design", RUN)
+@pytest.mark.parametrize("design", CASES)
 def test_columns(generated, design):
-    rtl = OUT / design / "rtl" / f"{design}.v"
-    run_bench(design, [rtl], kind="rtl", test_module="multipass_columns_bench", manifest=rtl.with_suffix(".json"))
-    m = json.loads(rtl.with_suffix(".json").read_text())
+    m, records = run(OUT, design, "multipass_columns_bench", "columns", ("pass_no_pauses", "pass_back_pressure"))
     fill = 2 * m["n1"] * m["be"] // m["row_lanes"] + m["ntt_latency_cycles"]
-    sim = OUT / design / "sim_rtl"
-    for test in ("pass_no_pauses", "pass_back_pressure"):
-        for r in json.loads((sim / f"columns_cycles_{test}.json").read_text()):
+    for rs in records.values():
+        for r in rs:
             print(f"{design} {r['test']}: {r['cycles']} cycles; the model's {r['model_cycles']} (lanes {r['stream_cycles']}, "
                   f"port {r['port_cycles']}; ratio {r['ratio']:.3f}), {r['model_cycles'] + fill} with the fill {fill} (ratio "
                   f"{r['cycles'] / (r['model_cycles'] + fill):.3f}); {r['ntt_phantom_ticks']} empty NTT ticks; at most "
@@ -68,8 +57,5 @@ def test_columns(generated, design):
 
 def test_refuses_prime_not_1_mod_2n():
     """1073741441 is prime and 1 mod 64, not 1 mod 2048: no primitive 2048-th root for n = 1024. Refused, by name."""
-    p = subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT / "refused"), "icols_1024_x32_b64_q1073741441"],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert p.returncode != 0
-    out = p.stderr + p.stdout
+    out = refusal(MAIN, OUT, "icols_1024_x32_b64_q1073741441")
     assert "q = 1073741441 is not 1 mod 2n = 2048" in out, out[-2000:]

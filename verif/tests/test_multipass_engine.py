@@ -11,19 +11,14 @@ sim_rtl/engine_cycles_<test>.json; the test prints them (pytest -s) and checks t
 beats the model's cycles (`costs(p).cycles()`), and without pauses a product is within 5% of the model's cycles
 plus the three passes' fills (columns: 2 n1 be / R + the NTT's latency; rows: the engine's latency).
 """
-import json
-import subprocess
-
-import os
-
 import pytest
 
-# make test-long only (MODFORGE_POLYMUL_LONG=1): make test on a fresh clone took 15.1 min with this file in
-# (reports/test_times.md, 2026-11-28), over its 15-minute limit (docs/testing.md, "Tiers").
-pytestmark = pytest.mark.skipif(os.environ.get("MODFORGE_POLYMUL_LONG") != "1",
-                                reason="make test-long (MODFORGE_POLYMUL_LONG=1): make test's 15-minute limit")
+from multipass_runs import LONG_ONLY, generate, refusal, run
+from polymul.multipass_manifest import manifest_params, manifest_primes
+from polymul.multipass_schedule import costs
+from runner import BUILD
 
-from runner import BUILD, ROOT, run_bench
+pytestmark = LONG_ONLY
 
 OUT = BUILD / "multipass_engine_tests"
 MAIN = "modforge.multipass.MultipassEngineDesigns"
@@ -36,27 +31,20 @@ PORTS = "mpoly_1024_x64_k2_b128_l2_s32_p2_mpaper_y2"
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(OUT), DESIGN, LIMBS, PORTS], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    generate(OUT, [DESIGN, LIMBS, PORTS])
     return True
 
 
 @pytest.mark.parametrize("design", [DESIGN, LIMBS, PORTS])
 def test_engine(generated, design):
-    rtl = OUT / design / "rtl" / f"{design}.v"
-    run_bench(design, [rtl], kind="rtl", test_module="multipass_engine_bench", manifest=rtl.with_suffix(".json"))
-    sim = OUT / design / "sim_rtl"
-    m = json.loads(rtl.with_suffix(".json").read_text())
+    m, records = run(OUT, design, "multipass_engine_bench", "engine", ("engine_no_pauses", "engine_back_pressure", "engine_slow_b"))
     promise = m["cycles_per_product"]
     # The bytes the manifest says a port moves per product: the schedule model's, for the limbs on one port.
-    from polymul.multipass import MultipassParams
-    from polymul.multipass_schedule import costs
     on_port = m.get("limbs", 1) // m.get("axi_ports", 1)
-    p = MultipassParams(n=m["n"], primes=tuple(m.get("primes", [m.get("prime")]))[:on_port], n1=m["n1"], lanes=m["lanes"],
-                        bus_bits=m["bus_bits"], burst_beats=m["burst_beats"], limb_bits=m["limb_bits"], slot_bits=m["slot_bits"])
+    p = manifest_params(m, manifest_primes(m)[:on_port])
     assert m["bytes_per_product_per_port"] == sum(c.bytes_moved for c in costs(p).passes)
-    for test in ("engine_no_pauses", "engine_back_pressure", "engine_slow_b"):
-        for r in json.loads((sim / f"engine_cycles_{test}.json").read_text()):
+    for rs in records.values():
+        for r in rs:
             passes = ", ".join(f"{k} {v['cycles']} (model {v['model']} + fill {v['fill']})" for k, v in r["passes"].items())
             print(f"{design} {r['test']}: {r['cycles']} cycles; the model's {r['model_cycles']} (ratio {r['ratio']:.3f}), "
                   f"{r['model_cycles'] + r['fill']} with the fills {r['fill']} (ratio {r['ratio_with_fill']:.3f}); {passes}")
@@ -73,8 +61,5 @@ def test_engine(generated, design):
 
 def test_refuses_prime_not_1_mod_2n():
     """1073741441 is prime and 1 mod 64, not 1 mod 2048: refused by name, before anything is written."""
-    p = subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT / "refused"), "mpoly_1024_x32_b64_q1073741441"],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert p.returncode != 0
-    out = p.stderr + p.stdout
+    out = refusal(MAIN, OUT, "mpoly_1024_x32_b64_q1073741441")
     assert "q = 1073741441 is not 1 mod 2n = 2048" in out, out[-2000:]

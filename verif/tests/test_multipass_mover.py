@@ -7,13 +7,10 @@ bench run writes its cycle counts to sim_rtl/mover_cycles_<test>.json; the test 
 and checks only that they are sane: no pass beats the larger of the schedule's port cycles and the mover's
 stream (operands x n / lanes words), and without pauses it takes less than twice that.
 """
-import json
-import os
-import subprocess
-
 import pytest
 
-from runner import BUILD, ROOT, run_bench
+from multipass_runs import LONG_ONLY, generate, refusal, run
+from runner import BUILD
 
 OUT = BUILD / "multipass_mover_tests"
 MAIN = "modforge.multipass.MoverDesigns"
@@ -28,28 +25,21 @@ CASES = {
     # words of 4 lanes (a beat is 4 words); region a only
     "mover_1024_x16_b256_l4_s16_p4_o4_k1": 16,
 }
-# make test-long only (MODFORGE_POLYMUL_LONG=1): in make test the one-limb engine's bench
-# (test_multipass_engine.py) runs every pass through the same units (docs/testing.md, "Tiers").
-LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
-pytestmark = pytest.mark.skipif(not LONG, reason="make test-long (MODFORGE_POLYMUL_LONG=1); make test runs the one-limb engine's bench")
-RUN = CASES
+pytestmark = LONG_ONLY
 
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *RUN], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    generate(OUT, CASES)
     return True
 
 
-@pytest.mark.parametrize("design", RUN)
+@pytest.mark.parametrize("design", CASES)
 def test_mover(generated, design):
-    rtl = OUT / design / "rtl" / f"{design}.v"
-    run_bench(design, [rtl], kind="rtl", test_module="multipass_mover_bench", manifest=rtl.with_suffix(".json"),
-              extra_env={"MODFORGE_LIMB_BITS": str(CASES[design])})
-    sim = OUT / design / "sim_rtl"
-    for test in ("copy_no_pauses", "copy_back_pressure"):
-        for r in json.loads((sim / f"mover_cycles_{test}.json").read_text()):
+    _, records = run(OUT, design, "multipass_mover_bench", "mover", ("copy_no_pauses", "copy_back_pressure"),
+                     extra_env={"MODFORGE_LIMB_BITS": str(CASES[design])})
+    for rs in records.values():
+        for r in rs:
             bound = max(r["port_cycles"], r["stream_cycles"])
             print(f"{design} {r['test']}: {r['cycles']} cycles; the schedule's port cycles {r['port_cycles']} "
                   f"(ratio {r['ratio']:.3f}), the stream's {r['stream_cycles']} (ratio to the larger "
@@ -62,7 +52,5 @@ def test_mover(generated, design):
 
 def test_refuses_burst_wider_than_row():
     """be = 16 coefficients (256-bit bus, 32-bit slots, 2 beats) against a row of n2 = 8: refused, with the fix."""
-    p = subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT / "refused"), "mover_1024_x128_b256_l2_s32"],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert p.returncode != 0
-    assert "more than a row of n2 = n / n1 = 8" in p.stderr + p.stdout, p.stderr[-2000:]
+    out = refusal(MAIN, OUT, "mover_1024_x128_b256_l2_s32")
+    assert "more than a row of n2 = n / n1 = 8" in out, out[-2000:]

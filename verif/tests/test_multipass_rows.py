@@ -10,13 +10,10 @@ to sim_rtl/rows_cycles_<test>.json; the test prints them (pytest -s) and checks 
 the model's cycles (the larger of the engine's n / P and the port's 2 n / e), and without pauses a pass is within
 5% of the model's cycles with the engine's latency as the pass boundary's fill.
 """
-import json
-import os
-import subprocess
-
 import pytest
 
-from runner import BUILD, ROOT, run_bench
+from multipass_runs import LONG_ONLY, generate, refusal, run
+from runner import BUILD
 
 OUT = BUILD / "multipass_rows_tests"
 MAIN = "modforge.multipass.RowsDesigns"
@@ -29,27 +26,20 @@ CASES = [
     # (2^23 - 2^13 + 1, the largest 23-bit Proth prime = 1 mod 32, and 1 mod 2048)
     "rows_1024_x64_b128_l2_s32_p2_o4_q8380417_mpaper",
 ]
-# make test-long only (MODFORGE_POLYMUL_LONG=1): in make test the one-limb engine's bench
-# (test_multipass_engine.py) runs every pass through the same units (docs/testing.md, "Tiers").
-LONG = os.environ.get("MODFORGE_POLYMUL_LONG") == "1"
-pytestmark = pytest.mark.skipif(not LONG, reason="make test-long (MODFORGE_POLYMUL_LONG=1); make test runs the one-limb engine's bench")
-RUN = CASES
+pytestmark = LONG_ONLY
 
 
 @pytest.fixture(scope="session")
 def generated():
-    subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT), *RUN], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    generate(OUT, CASES)
     return True
 
 
-@pytest.mark.parametrize("design", RUN)
+@pytest.mark.parametrize("design", CASES)
 def test_rows(generated, design):
-    rtl = OUT / design / "rtl" / f"{design}.v"
-    run_bench(design, [rtl], kind="rtl", test_module="multipass_rows_bench", manifest=rtl.with_suffix(".json"))
-    sim = OUT / design / "sim_rtl"
-    for test in ("rows_no_pauses", "rows_back_pressure"):
-        for r in json.loads((sim / f"rows_cycles_{test}.json").read_text()):
+    _, records = run(OUT, design, "multipass_rows_bench", "rows", ("rows_no_pauses", "rows_back_pressure"))
+    for rs in records.values():
+        for r in rs:
             print(f"{design} {r['test']}: {r['cycles']} cycles; the model's {r['model_cycles']} (ratio {r['ratio']:.3f}), "
                   f"{r['model_cycles_with_fill']} with the engine's latency {r['engine_latency']} as fill (ratio "
                   f"{r['ratio_with_fill']:.3f}); {r['engine_empty_ticks']} empty engine ticks, {r['engine_phantom_ticks']} before "
@@ -64,9 +54,6 @@ def test_refuses_prime_the_engine_does_not_take():
     """1073741441, the largest 30-bit prime = 1 mod 64 (class any), is what the engine would draw at n2 = 32, but it is
     not 1 mod 2048: refused for n = 1024, saying the largest n it serves and a prime that would do (the engine takes
     any prime = 1 mod 2n as its given limb prime, docs/polymul_multipass.md, "The engine and its prime")."""
-    p = subprocess.run(["./mill", "-i", "hw.runMain", MAIN, "--out", str(OUT / "refused"), "rows_1024_x32_b64_q1073741441"],
-                       cwd=ROOT, capture_output=True, text=True)
-    assert p.returncode != 0
-    out = p.stderr + p.stdout
+    out = refusal(MAIN, OUT, "rows_1024_x32_b64_q1073741441")
     assert "q = 1073741441 is not 1 mod 2n = 2048" in out and "it serves n up to 64" in out, out[-2000:]
     assert "e.g. 1073707009, the largest of 30 bits" in out and "the rows pass serves a product of n = 1024" in out, out[-2000:]

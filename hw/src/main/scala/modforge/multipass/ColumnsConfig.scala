@@ -39,12 +39,11 @@ import modforge.polymul.{NttShape, PrimeClass, StreamMul}
 case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
                          slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
                          prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0) {
-  private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
   val operands: Int = if (inverse) 1 else 2
   val P: Int = lanes
-  require(pow2(P), s"lanes = $P: P is a power of two")
+  require(MoverConfig.pow2(P), s"lanes = $P: P is a power of two")
   require(halves == 1 || halves == 2, s"halves = $halves: a corner-turn buffer holds one block (1) or two (2)")
   /** The NTT unit's lanes: `columns` runs a's block and b's through one unit, so 2P; `columns_inverse` P. */
   val nttLanes: Int = P * operands

@@ -33,8 +33,6 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   private val L = c.nttLanes
   private val F = c.frame
   private val W = c.rowWords
-  private def bits(x: Int) = log2Up(x) max 1
-  private def step(r: UInt, x: Int): Unit = if (x == 1) r := 0 else r := r + 1
 
   val io = new Bundle {
     val start = in Bool ()
@@ -47,11 +45,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
 
   val reader = new BlockReader(m)
   val writer = new BlockWriter(m)
-  io.mem.ar << reader.io.ar
-  reader.io.r << io.mem.r
-  io.mem.aw << writer.io.aw
-  io.mem.w << writer.io.w
-  writer.io.b << io.mem.b
+  BlockPort.connect(io.mem, reader, writer)
   io.respError := reader.io.respError || writer.io.respError
 
   val inBuf = new CornerTurn(c, rowsIn = true, nttRev = c.inverse)
@@ -70,7 +64,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   val inFull = Vec.fill(2)(Reg(Bool()) init (False))
   val fillHalf = Reg(UInt(1 bits)) init (0)
   val fillRow = Reg(UInt(log2Up(c.n1) bits)) init (0)
-  val fillWord = Reg(UInt(bits(W) bits)) init (0)
+  val fillWord = Reg(UInt(WrapCounter.bits(W) bits)) init (0)
   fillIn.ready := !inFull(fillHalf)
   inBuf.io.rowEn := fillIn.fire
   inBuf.io.rowHalf := fillHalf
@@ -79,7 +73,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   inBuf.io.rowData := fillIn.payload
   val fillEnd = fillRow === c.n1 - 1 && fillWord === W - 1
   when(fillIn.fire) {
-    step(fillWord, W)
+    WrapCounter.step(fillWord, W)
     when(fillWord === W - 1) { fillRow := fillRow + 1 }
     when(fillEnd) { inFull(fillHalf) := True; halfFlip(fillHalf) }
   }
@@ -99,7 +93,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   // ---- Feed: a full half of inBuf to the NTT, column by column, beat by beat ----
   val feed = new SyncReadStream(L * c.w)
   val feedHalf = Reg(UInt(1 bits)) init (0)
-  val feedBeat = Reg(UInt(bits(F) bits)) init (0)
+  val feedBeat = Reg(UInt(WrapCounter.bits(F) bits)) init (0)
   val feedCol = Reg(UInt(log2Up(c.be) bits)) init (0)
   feed.issue := inFull(feedHalf) && feed.room
   inBuf.io.colEn := feed.issue
@@ -109,7 +103,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   inBuf.io.colData.foreach(_ := 0)
   feed.data(Cat(inBuf.io.colQ)) // Cat of a Seq: lane 0 in the low bits, as the NTT's in_x
   when(feed.issue) {
-    step(feedBeat, F)
+    WrapCounter.step(feedBeat, F)
     when(feedBeat === F - 1) {
       feedCol := feedCol + 1
       when(feedCol === c.be - 1) { inFull(feedHalf) := False; halfFlip(feedHalf) }
@@ -122,7 +116,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   // ---- The NTT's results into a free half of outBuf ----
   val outFull = Vec.fill(2)(Reg(Bool()) init (False))
   val resHalf = Reg(UInt(1 bits)) init (0)
-  val resBeat = Reg(UInt(bits(F) bits)) init (0)
+  val resBeat = Reg(UInt(WrapCounter.bits(F) bits)) init (0)
   val resCol = Reg(UInt(log2Up(c.be) bits)) init (0)
   ntt.io.out_ready := !outFull(resHalf)
   val resFire = ntt.io.out_valid && !outFull(resHalf)
@@ -132,7 +126,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   outBuf.io.col := resCol
   for (j <- 0 until L) outBuf.io.colData(j) := ntt.io.out_y(j * c.w, c.w bits)
   when(resFire) {
-    step(resBeat, F)
+    WrapCounter.step(resBeat, F)
     when(resBeat === F - 1) {
       resCol := resCol + 1
       when(resCol === c.be - 1) { outFull(resHalf) := True; halfFlip(resHalf) }
@@ -143,7 +137,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   val drain = new SyncReadStream(R * c.w)
   val drainHalf = Reg(UInt(1 bits)) init (0)
   val drainRow = Reg(UInt(log2Up(c.n1) bits)) init (0)
-  val drainWord = Reg(UInt(bits(W) bits)) init (0)
+  val drainWord = Reg(UInt(WrapCounter.bits(W) bits)) init (0)
   drain.issue := outFull(drainHalf) && drain.room
   outBuf.io.rowEn := drain.issue
   outBuf.io.rowHalf := drainHalf
@@ -152,7 +146,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   outBuf.io.rowData.foreach(_ := 0)
   drain.data(Cat(outBuf.io.rowQ))
   when(drain.issue) {
-    step(drainWord, W)
+    WrapCounter.step(drainWord, W)
     when(drainWord === W - 1) {
       drainRow := drainRow + 1
       when(drainRow === c.n1 - 1) { outFull(drainHalf) := False; halfFlip(drainHalf) }
@@ -182,7 +176,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
   /** Walks (block, operand) in order and hands each pair's descriptor to `cmd` (as [[MoverTop]]'s). */
   class Sequencer(regions: Seq[String], cmd: Stream[BlockDescriptor]) extends Area {
     val pending = Reg(Bool()) init (False)
-    val block = Reg(UInt(bits(c.blocks) bits)) init (0)
+    val block = Reg(UInt(WrapCounter.bits(c.blocks) bits)) init (0)
     val operand = Reg(UInt(1 bits)) init (0)
     private def base(r: String) = U(m.regionBase(r), m.addressBits bits)
     cmd.valid := pending
@@ -195,7 +189,7 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
     when(cmd.fire) {
       if (regions.size > 1) operand := operand + 1
       when(lastOperand) {
-        step(block, c.blocks)
+        WrapCounter.step(block, c.blocks)
         when(block === c.blocks - 1) { pending := False }
       }
     }

@@ -27,7 +27,6 @@ class CornerTurn(c: ColumnsConfig, rowsIn: Boolean, nttRev: Boolean) extends Com
   private val L = c.nttLanes
   private val F = c.frame
   private val R = c.R
-  private def bits(x: Int) = log2Up(x) max 1
   private val logL = log2Up(L)
   private val logF = log2Up(F)
   private val logW = log2Up(c.rowWords)
@@ -37,13 +36,13 @@ class CornerTurn(c: ColumnsConfig, rowsIn: Boolean, nttRev: Boolean) extends Com
     val rowEn = in Bool ()
     val rowHalf = in UInt (1 bits)
     val row = in UInt (log2Up(c.n1) bits)
-    val rowWord = in UInt (bits(c.rowWords) bits)
+    val rowWord = in UInt (WrapCounter.bits(c.rowWords) bits)
     val rowData = in Vec (UInt(c.w bits), R)
     /** Read data of the row port, the cycle after `rowEn`. */
     val rowQ = out Vec (UInt(c.w bits), R)
     val colEn = in Bool ()
     val colHalf = in UInt (1 bits)
-    val beat = in UInt (bits(F) bits)
+    val beat = in UInt (WrapCounter.bits(F) bits)
     val col = in UInt (log2Up(c.be) bits)
     val colData = in Vec (UInt(c.w bits), L)
     /** Read data of the column port, the cycle after `colEn`. */
@@ -53,8 +52,8 @@ class CornerTurn(c: ColumnsConfig, rowsIn: Boolean, nttRev: Boolean) extends Com
   private def rev(x: Int, b: Int): Int = (0 until b).foldLeft(0)((a, i) => (a << 1) | ((x >> i) & 1))
   /** Bank index and row within the bank of a row-port row. */
   private def rowBank(r: UInt): (UInt, UInt) =
-    if (!nttRev) ((r >> logF).resize(bits(L)), r.resize(logF))
-    else (r.resize(bits(L)), (r >> logL).resize(logF))
+    if (!nttRev) ((r >> logF).resize(WrapCounter.bits(L)), r.resize(logF))
+    else (r.resize(WrapCounter.bits(L)), (r >> logL).resize(logF))
   /** Address within a bank: (half, row within the bank, word). */
   private def address(half: UInt, ri: UInt, word: UInt): UInt = {
     val parts = Seq((half, if (c.halves == 2) 1 else 0), (ri, logF), (word, logW)).filter(_._2 > 0)

@@ -42,8 +42,6 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   private val L = c.barrettLatency
   private val be = c.be
   private val W = c.rowWords
-  private def bits(x: Int) = log2Up(x) max 1
-  private def step(r: UInt, x: Int): Unit = if (x == 1) r := 0 else r := r + 1
 
   val io = new Bundle {
     val input = slave Stream (Vec(UInt(w bits), R))
@@ -67,7 +65,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   }
 
   // ---- Where the stream is: word u of row k of operand o of block b ----
-  val u = Reg(UInt(bits(W) bits)) init (0)
+  val u = Reg(UInt(WrapCounter.bits(W) bits)) init (0)
   val k = Reg(UInt(log2Up(c.n1) bits)) init (0)
   val o = Reg(UInt(1 bits)) init (0)
   val lastWord = u === W - 1
@@ -84,7 +82,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
 
   // ---- The twiddles of this word: the seeds (rows < d) or the chains ----
   val chain = StreamFifo(Vec(UInt(w bits), R), d * W, latency = 0)
-  private val seedRow = k.resize(bits(d))
+  private val seedRow = k.resize(WrapCounter.bits(d))
   val seedWord = Vec((0 until R).map { i =>
     val v = Vec(for (kk <- 0 until d; uu <- 0 until W) yield state(kk * be + uu * R + i))
     if (v.size == 1) v(0) else v(cat((seedRow, log2Up(d)), (u, log2Up(W))).resize(log2Up(v.size)))
@@ -136,10 +134,10 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   //    d + 1 chains issued back to back, the next column once they have landed.
   // So a pass finds block 0's seeds ready, as soon as the previous pass (or reset) is some way behind.
   private val nState = (d + 1) * be
-  val blk = Reg(UInt(bits(c.blocks) bits)) init (0)
+  val blk = Reg(UInt(WrapCounter.bits(c.blocks) bits)) init (0)
   val initMode = Reg(Bool()) init (True)
   val afterReset = Reg(Bool()) init (True)
-  val x = Reg(UInt(bits(d + 1) bits)) init (0)
+  val x = Reg(UInt(WrapCounter.bits(d + 1) bits)) init (0)
   val col = Reg(UInt(log2Up(be + 1) bits)) init (0)
   val j = Reg(UInt(log2Up(nState + 1) bits)) init (0)
   val pending = Reg(UInt(log2Up(nState + L + 2) bits)) init (0)
@@ -192,7 +190,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
 
   // Block b's last operand has read its seeds (rows < d): the seeds of block b + 1, or of the next pass's block 0.
   val lastBlock = blk === c.blocks - 1
-  when(fire && blockLast) { step(blk, c.blocks) }
+  when(fire && blockLast) { WrapCounter.step(blk, c.blocks) }
   when(fire && lastOperand && k === d - 1 && lastWord) {
     updating := True
     initMode := lastBlock

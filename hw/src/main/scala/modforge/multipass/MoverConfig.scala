@@ -29,7 +29,6 @@ import spinal.lib.bus.amba4.axi.Axi4Config
 case class MoverConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 0,
                        outstanding: Int = 4, operands: Int = 2, addressBits: Int = 32, limb: Int = 0) {
   import MoverConfig._
-  private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
   require(pow2(n) && n >= 2, s"n = $n: a region holds a power of two of coefficients")
   require(pow2(n1) && n1 <= n, s"n1 = $n1 does not divide n = $n: n1 must be a power of two from 1 to $n")
@@ -103,4 +102,6 @@ object MoverConfig {
   val AxiDataBits: Seq[Int] = Seq(8, 16, 32, 64, 128, 256, 512, 1024)
   /** The layout's regions of one limb, in address order (multipass_schedule.REGIONS). */
   val Regions: Seq[String] = Seq("a", "b", "x", "y", "c")
+  /** x is a power of two (x >= 1). */
+  def pow2(x: Int): Boolean = x > 0 && (x & (x - 1)) == 0
 }

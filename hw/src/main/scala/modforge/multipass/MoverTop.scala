@@ -33,11 +33,7 @@ class MoverTop(val c: MoverConfig) extends Component {
 
   val reader = new BlockReader(c)
   val writer = new BlockWriter(c)
-  io.mem.ar << reader.io.ar
-  reader.io.r << io.mem.r
-  io.mem.aw << writer.io.aw
-  io.mem.w << writer.io.w
-  writer.io.b << io.mem.b
+  BlockPort.connect(io.mem, reader, writer)
   io.rdWords << reader.io.words
   writer.io.words << io.wrWords
   io.respError := reader.io.respError || writer.io.respError

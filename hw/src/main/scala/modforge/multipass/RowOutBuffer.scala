@@ -31,7 +31,7 @@ class RowOutBuffer(c: RowsConfig) extends Component {
 
   // Results in: lane j's slot goes to position (t mod e) of beat t / e of memory j.
   val wSlot = Reg(UInt(1 bits)) init (0)
-  val wBeat = Reg(UInt(RowsConfig.bits(c.chunkCoeffs) bits)) init (0)
+  val wBeat = Reg(UInt(WrapCounter.bits(c.chunkCoeffs) bits)) init (0)
   private val eBits = log2Up(c.e)
   private val piece = if (c.e == 1) U(0, 1 bits) else wBeat.resize(eBits)
   private val lastPiece = if (c.e == 1) True else piece === c.e - 1
@@ -47,18 +47,18 @@ class RowOutBuffer(c: RowsConfig) extends Component {
   groupReady := False
   io.groupReady := groupReady
   when(io.results.fire) {
-    RowsConfig.step(wBeat, c.chunkCoeffs)
+    WrapCounter.step(wBeat, c.chunkCoeffs)
     when(wBeat === c.chunkCoeffs - 1) { full(wSlot) := True; wSlot := wSlot + 1; groupReady := True }
   }
 
   // Beats out: lane j's chunk, beat i, is beat j cb + i of the group.
   val rSlot = Reg(UInt(1 bits)) init (0)
-  val rBeat = Reg(UInt(RowsConfig.bits(c.P * cb) bits)) init (0)
+  val rBeat = Reg(UInt(WrapCounter.bits(c.P * cb) bits)) init (0)
   private val rows = mems.map(_.readAsync(at(rSlot, rBeat)))
   io.beats.valid := full(rSlot)
   io.beats.payload := (if (c.P == 1) rows.head else Vec(rows)((rBeat >> cbBits).resize(log2Up(c.P))))
   when(io.beats.fire) {
-    RowsConfig.step(rBeat, c.P * cb)
+    WrapCounter.step(rBeat, c.P * cb)
     when(rBeat === c.P * cb - 1) { full(rSlot) := False; rSlot := rSlot + 1 }
   }
 }

@@ -38,12 +38,12 @@ class RowPairBuffer(c: RowsConfig) extends Component {
   val full = Vec.fill(2)(Reg(Bool()) init (False))
 
   val wSlot = Reg(UInt(1 bits)) init (0)
-  val wBeat = Reg(UInt(RowsConfig.bits(c.groupBeats) bits)) init (0)
+  val wBeat = Reg(UInt(WrapCounter.bits(c.groupBeats) bits)) init (0)
   io.beats.ready := !full(wSlot)
   private val wMem = wBeat >> cbBits
   for ((m, k) <- mems.zipWithIndex) m.write(at(wSlot, wBeat), io.beats.fragment, io.beats.fire && wMem === k)
   when(io.beats.fire) {
-    RowsConfig.step(wBeat, c.groupBeats)
+    WrapCounter.step(wBeat, c.groupBeats)
     when(wBeat === c.groupBeats - 1) { full(wSlot) := True; wSlot := wSlot + 1 }
   }
   // The reader marks each descriptor's last beat: here, the last beat of every chunk run (P chunks).
@@ -52,7 +52,7 @@ class RowPairBuffer(c: RowsConfig) extends Component {
     "RowPairBuffer: a descriptor's last beat out of place", FAILURE)
 
   val rSlot = Reg(UInt(1 bits)) init (0)
-  val rBeat = Reg(UInt(RowsConfig.bits(c.chunkCoeffs) bits)) init (0)
+  val rBeat = Reg(UInt(WrapCounter.bits(c.chunkCoeffs) bits)) init (0)
   private val eBits = log2Up(c.e)
   private val rRow = at(rSlot, rBeat >> eBits)
   private def slotOf(word: Bits): UInt =
@@ -62,7 +62,7 @@ class RowPairBuffer(c: RowsConfig) extends Component {
   io.pairs.a := Cat(words.take(c.P)).asUInt    // Cat of a Seq: its first element in the low bits
   io.pairs.b := Cat(words.drop(c.P)).asUInt
   when(io.pairs.fire) {
-    RowsConfig.step(rBeat, c.chunkCoeffs)
+    WrapCounter.step(rBeat, c.chunkCoeffs)
     when(rBeat === c.chunkCoeffs - 1) { full(rSlot) := False; rSlot := rSlot + 1 }
   }
 }

@@ -33,9 +33,8 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
   val e: Int = mover.e
   val be: Int = mover.be
   val P: Int = lanes
-  private def pow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
-  require(pow2(P), s"lanes = $P: P is a power of two")
+  require(MoverConfig.pow2(P), s"lanes = $P: P is a power of two")
   /** Engine beats per row (the engine's frame): lane j carries coefficients [j frame, (j + 1) frame). */
   val frame: Int = n2 / P
   require(P * be <= n2, s"P = $P lanes of bursts of be = $be coefficients need rows of at least ${P * be}, not n2 = $n2: " +
@@ -85,12 +84,4 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
   val q: BigInt = engine.primes.head
   val w: Int = engine.limbBits
   private def log2(x: Int) = 32 - Integer.numberOfLeadingZeros(x - 1)
-}
-
-object RowsConfig {
-  import spinal.core._
-  /** Width of a counter over x positions (x a power of two): at least one bit. */
-  def bits(x: Int): Int = log2Up(x) max 1
-  /** Advances such a counter, wrapping after x - 1 (x = 1: it stays 0). */
-  def step(r: UInt, x: Int): Unit = if (x == 1) r := 0 else r := r + 1
 }

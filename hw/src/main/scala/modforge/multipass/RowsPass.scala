@@ -46,11 +46,7 @@ class RowsPass(val c: RowsConfig) extends Component {
 
   val reader = new BlockReader(m)
   val writer = new BlockWriter(m)
-  io.mem.ar << reader.io.ar
-  reader.io.r << io.mem.r
-  io.mem.aw << writer.io.aw
-  io.mem.w << writer.io.w
-  writer.io.b << io.mem.b
+  BlockPort.connect(io.mem, reader, writer)
   io.respError := reader.io.respError || writer.io.respError
 
   val pairs = new RowPairBuffer(c)
@@ -65,10 +61,10 @@ class RowsPass(val c: RowsConfig) extends Component {
   writer.io.words << results.io.beats
 
   // Rows fed to the engine this pass, and the next beat's place in its row.
-  val inBeat = Reg(UInt(RowsConfig.bits(c.frame) bits)) init (0)
+  val inBeat = Reg(UInt(WrapCounter.bits(c.frame) bits)) init (0)
   val rowsFed = Reg(UInt(log2Up(c.n1 + 1) bits)) init (0)
   when(pairs.io.pairs.fire) {
-    RowsConfig.step(inBeat, c.frame)
+    WrapCounter.step(inBeat, c.frame)
     when(inBeat === c.frame - 1) { rowsFed := rowsFed + 1 }
   }
   /** A row boundary with the next row's first beat not here yet, rows in flight and more to come. The engine
@@ -90,8 +86,8 @@ class RowsPass(val c: RowsConfig) extends Component {
   class Sequencer(regions: Seq[String], cmd: Stream[BlockDescriptor], allow: Bool) extends Area {
     val pending = Reg(Bool()) init (False)
     val rowBase = Reg(UInt(m.addressBits bits)) init (0) // row k1's first byte within its region
-    val chunk = Reg(UInt(RowsConfig.bits(c.groupsPerRow) bits)) init (0)
-    val row = Reg(UInt(RowsConfig.bits(c.n1) bits)) init (0)
+    val chunk = Reg(UInt(WrapCounter.bits(c.groupsPerRow) bits)) init (0)
+    val row = Reg(UInt(WrapCounter.bits(c.n1) bits)) init (0)
     val operand = Reg(UInt(1 bits)) init (0)
     private def base(r: String) = U(m.regionBase(r), m.addressBits bits)
     cmd.valid := pending && allow
@@ -104,9 +100,9 @@ class RowsPass(val c: RowsConfig) extends Component {
     when(cmd.fire) {
       if (regions.size > 1) operand := operand + 1
       when(lastOperand) {
-        RowsConfig.step(chunk, c.groupsPerRow)
+        WrapCounter.step(chunk, c.groupsPerRow)
         when(chunk === c.groupsPerRow - 1) {
-          RowsConfig.step(row, c.n1)
+          WrapCounter.step(row, c.n1)
           rowBase := rowBase + U(m.rowStrideBytes, m.addressBits bits)
           when(row === c.n1 - 1) { pending := False }
         }

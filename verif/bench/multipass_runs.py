@@ -1,0 +1,40 @@
+"""What the multi-pass pytest entries share (verif/tests/test_multipass_{mover,rows,columns,engine}.py): they run in
+`make test-long` only, generate their designs in one generator call, run a design's cocotb bench on its RTL and
+read the cycle records the bench leaves, and ask a unit's generator for a refusal."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from runner import ROOT, run_bench
+
+# make test-long only (MODFORGE_POLYMUL_LONG=1): with the engine's bench and the given-primes tests in it, make test
+# on a fresh clone took 15.1 min (reports/test_times.md, 2026-11-28), over its limit (docs/testing.md, "Tiers").
+LONG_ONLY = pytest.mark.skipif(os.environ.get("MODFORGE_POLYMUL_LONG") != "1",
+                               reason="make test-long (MODFORGE_POLYMUL_LONG=1): make test's 15-minute limit")
+
+
+def generate(out, designs):
+    """The designs' RTL and manifests into <out>/<design>/rtl/, through the generator's one entry point."""
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(out), *designs], cwd=ROOT,
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def run(out, design: str, bench: str, unit: str, tests, extra_env=None):
+    """Runs cocotb bench module `bench` on the design's RTL; returns its manifest and {test: the records the bench
+    wrote to sim_rtl/<unit>_cycles_<test>.json}."""
+    rtl = out / design / "rtl" / f"{design}.v"
+    manifest = rtl.with_suffix(".json")
+    run_bench(design, [rtl], kind="rtl", test_module=bench, manifest=manifest, extra_env=extra_env)
+    sim = out / design / "sim_rtl"
+    return (json.loads(manifest.read_text()),
+            {t: json.loads((sim / f"{unit}_cycles_{t}.json").read_text()) for t in tests})
+
+
+def refusal(main: str, out, name: str) -> str:
+    """What a unit's generator (`main`, its whole message) prints for a name it must refuse."""
+    p = subprocess.run(["./mill", "-i", "hw.runMain", main, "--out", str(out / "refused"), name], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert p.returncode != 0, f"{name} was not refused"
+    return p.stderr + p.stdout
