@@ -5,14 +5,15 @@ per design and bench test, from the cycle records the cocotb benches write besid
     flow/reports/multipass_cycles.py [--partial]
 
 The records come from `make test-long` (MODFORGE_POLYMUL_LONG=1: verif/tests/test_multipass_{mover,rows,columns,
-engine}.py), which generates each design into build/multipass_<unit>_tests/<design>/ and runs its bench on
+engine,batch}.py), which generates each design into build/multipass_<unit>_tests/<design>/ and runs its bench on
 cocotbext-axi's AxiRam (read latency 2 cycles); each test writes sim_rtl/<unit>_cycles_<test>.json. This script
 runs nothing: a design without records is listed as absent, with the command that makes them.
 
 Columns: the runs (operand patterns) of a test, the pause probability on every AXI channel, the cycles from the edge
 that takes start to the one that sets done (min to max over the runs), the model's cycles for the unit
 (polymul.multipass_schedule.costs: per pass max(lanes' n / P, the port's beats); the mover: the larger of its port
-and stream cycles), their ratio, the model's cycles plus the pass boundaries' fill (rows: the engine's latency;
+and stream cycles; a batch: the manifest's promise, the first product's latency plus the steady cycles of each later
+one), their ratio, the model's cycles plus the pass boundaries' fill (rows: the engine's latency;
 the column passes: 2 n1 be / R + the NTT's latency, from the manifest; the engine: the three) and that ratio.
 """
 import json
@@ -24,7 +25,7 @@ from layout import BUILD
 from reports.common import PARTIAL, csv_text, generated_by, md_head, utc_now, write_md, write_text
 
 NAME = "multipass_cycles"
-UNITS = ("engine", "columns", "rows", "mover")   # build/multipass_<unit>_tests/, <unit>_cycles_<test>.json
+UNITS = ("batch", "engine", "columns", "rows", "mover")   # build/multipass_<unit>_tests/, <unit>_cycles_<test>.json
 TESTS = {u: f"verif/tests/test_multipass_{u}.py" for u in UNITS}
 
 
@@ -67,6 +68,9 @@ def rows_of(unit: str, design_dir: Path) -> list:
     for f in sorted((design_dir / "sim_rtl").glob(f"{unit}_cycles_*.json")):
         records = json.loads(f.read_text())
         test = f.stem.removeprefix(f"{unit}_cycles_")
+        if unit == "batch":
+            out += [batch_row(design, r, utc_of(f)) for r in records if r["count"]]
+            continue
         cycles = [r["cycles"] for r in records]
         model = model_of(unit, records[0])
         fill = fill_of(unit, m, records[0])
@@ -84,6 +88,20 @@ def rows_of(unit: str, design_dir: Path) -> list:
             "recorded_utc": utc_of(f),
         })
     return out
+
+
+def batch_row(design: str, r: dict, recorded: str) -> dict:
+    """One batch of a batch bench (its products back to back, the passes overlapped): the promise is the model."""
+    active = r["active_edges"]
+    return {
+        "unit": "batch", "design": design, "test": r["test"], "runs": r["count"], "patterns": " ".join(r["patterns"]),
+        "pause": r["pause"], "cycles_min": r["cycles"], "cycles_max": r["cycles"], "model_cycles": r["promise"],
+        "ratio_min": round(r["cycles"] / r["promise"], 3), "ratio_max": round(r["cycles"] / r["promise"], 3),
+        "fill_cycles": "", "ratio_with_fill_min": "", "ratio_with_fill_max": "",
+        "per_pass": (f"one at a time {r['sequential_promise']:,} ({r['sequential_promise'] / r['cycles']:.2f}x); active "
+                     + ", ".join(f"{k} {v:,}" for k, v in active.items()) + f"; all three {r['all_units_active_edges']:,}"),
+        "recorded_utc": recorded,
+    }
 
 
 def utc_of(f: Path) -> str:
@@ -111,10 +129,11 @@ def main():
              "Each row: one bench test of one design, its runs back to back on cocotbext-axi's AxiRam (read latency "
              "2 cycles). Cycles run from the edge that takes `start` to the one that sets `done`. The model is "
              "`polymul.multipass_schedule.costs` (per pass max(n / P, the port's beats); the mover: the larger of its "
-             "port and stream cycles); the fill is the pass boundaries' (rows: the engine's latency; column passes: "
+             "port and stream cycles; a batch, whose runs are its products: the manifest's promise, the first product's "
+             "latency plus the steady cycles of each later one); the fill is the pass boundaries' (rows: the engine's latency; column passes: "
              "2 n1 be / R + the NTT's latency; the engine: the three). docs/polymul_multipass.md explains them.", ""]
     lines += md_head("unit", "design", "test", "runs", "pauses", "cycles", "model", "ratio", "fill", "ratio with fill",
-                     "per pass (engine)")
+                     "per pass (engine); overlap (batch)")
     for r in rows:
         fill = r["fill_cycles"]
         lines.append(

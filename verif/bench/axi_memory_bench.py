@@ -54,7 +54,7 @@ class AxiMemoryBench:
         # `axi_ports`); each holds the whole layout.
         ports = m.get("axi_ports", 1)
         self.ports = ["mem"] if ports == 1 else [f"mems_{i}" for i in range(ports)]
-        self.rams = [AxiRam(AxiBus.from_prefix(dut, pfx), dut.clk, dut.reset, size=self.layout.total_bytes)
+        self.rams = [AxiRam(AxiBus.from_prefix(dut, pfx), dut.clk, dut.reset, size=self.ram_bytes())
                      for pfx in self.ports]
         self.ram = self.rams[0]
         for ram in self.rams:
@@ -66,6 +66,10 @@ class AxiMemoryBench:
         beat_bytes = m["bus_bits"] // 8
         self.axsize = beat_bytes.bit_length() - 1
         self.full_strb = (1 << beat_bytes) - 1
+
+    def ram_bytes(self) -> int:
+        """Bytes each AxiRam holds: the layout's footprint (a batch bench: its products')."""
+        return self.layout.total_bytes
 
     # ---- start ----
     def idle_inputs(self) -> dict:

@@ -35,10 +35,13 @@ import modforge.polymul.{NttShape, PrimeClass, StreamMul}
   *                    `fast`, the default, or `paper`, whose behavioural products simulate far faster)
   * @param halves      2: each corner-turn buffer is double-buffered (the next block fills while this one is
   *                    transformed or written); 1: one block at a time
+  * @param runtimeBase an input `base` (bytes) added to every region base, so that one pass unit serves the products of
+  *                    a batch one after another ([[MultipassBatch]]); false: the bases are the layout's alone
   */
 case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
                          slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
-                         prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0) {
+                         prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0,
+                         runtimeBase: Boolean = false) {
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
   val operands: Int = if (inverse) 1 else 2

@@ -39,6 +39,8 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
     val busy = out Bool ()
     val done = out Bool ()
     val respError = out Bool ()
+    /** With `runtimeBase`: added to every region base; held from `start` to `done`. */
+    val base = c.runtimeBase generate (in UInt (m.addressBits bits))
     val mem = master(Axi4(m.axi))
   }
   Axi4SpecRenamer(io.mem)
@@ -178,7 +180,8 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
     val pending = Reg(Bool()) init (False)
     val block = Reg(UInt(WrapCounter.bits(c.blocks) bits)) init (0)
     val operand = Reg(UInt(1 bits)) init (0)
-    private def base(r: String) = U(m.regionBase(r), m.addressBits bits)
+    private def base(r: String) = if (c.runtimeBase) U(m.regionBase(r), m.addressBits bits) + io.base
+      else U(m.regionBase(r), m.addressBits bits)
     cmd.valid := pending
     cmd.baseBytes := (if (regions.size == 1) base(regions.head) else Mux(operand === 0, base(regions(0)), base(regions(1))))
     cmd.rowStrideBytes := U(m.rowStrideBytes, m.addressBits bits)

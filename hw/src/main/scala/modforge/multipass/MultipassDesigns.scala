@@ -51,8 +51,8 @@ object MultipassDesigns {
       case l: MultipassLimbsConfig => ("limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, AXI4 master",
         "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
           "primes" -> l.engines.map(_.q), "psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
-      case e: MultipassEngineConfig => ("engine", "multi-pass negacyclic polynomial multiplier, one limb, AXI4 master",
-        "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
+      case e: MultipassEngineConfig => (if (e.batch) "batch" else "engine", "multi-pass negacyclic polynomial multiplier, one limb, " +
+        (if (e.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (e.batch) "multipass_batch_bench" else "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
           "psi" -> e.columns.psi, "mul" -> e.mul.name, "halves" -> e.halves))
       case k: ColumnsConfig => (if (k.inverse) "columns_inverse" else "columns",
         s"multi-pass ${if (k.inverse) "columns_inverse" else "columns"} pass, AXI4 master", "multipass_columns_bench",

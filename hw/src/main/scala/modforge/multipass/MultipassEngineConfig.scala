@@ -13,16 +13,22 @@ import modforge.polymul.StreamMul
   *
   * The options are the passes' own (the bus, burst, slot and outstanding options are [[MoverConfig]]'s, `lanes`
   * the model's P for all three passes, `halves` the column passes' corner turns).
+  *
+  * `batch` (`_t1`): the passes overlap on the products of a batch ([[MultipassBatch]]): product j's regions lie
+  * `productStrideBytes` = `productLimbs` limbs' five regions after product j - 1's, and each pass unit takes the
+  * product's offset as its run-time base.
   */
 case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                  lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0,
-                                 mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0) {
+                                 mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0, batch: Boolean = false,
+                                 productLimbs: Int = 1) {
   val columns: ColumnsConfig = ColumnsConfig(n, n1, inverse = false, busBits, burstBeats, slotBits, lanes, outstanding,
-    limbBits, prime, mul, halves, limb)
+    limbBits, prime, mul, halves, limb, runtimeBase = batch)
   val q: BigInt = columns.q
   val w: Int = columns.w
   val columnsInverse: ColumnsConfig = columns.copy(inverse = true, prime = q, limbBits = w)
-  val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul, limb = limb)
+  val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul,
+    limb = limb, runtimeBase = batch)
   require(columnsInverse.q == q && rows.q == q, s"the passes' primes differ: ${columns.q}, ${rows.q}, ${columnsInverse.q}")
   require(columns.mover.axi == rows.mover.axi && columns.mover.axi == columnsInverse.mover.axi, "the passes' AXI4 ports differ")
   /** The layout and the port: the same for the three passes (only their word lanes differ). */
@@ -47,4 +53,25 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
   /** Bytes one limb's product moves over the port: columns reads a, b and writes x, y (4n slots), rows reads x, y and
     * writes x (3n), columns_inverse reads x and writes c (2n) (polymul.multipass_schedule.costs: bytes_moved). */
   def bytesPerProduct: BigInt = BigInt(9) * n * mover.slotBytes
+
+  // ---- A batch (`batch`): the passes overlap on consecutive products ----
+  /** Bytes from one product's regions to the next's: the five regions of every limb. */
+  def productStrideBytes: BigInt = mover.footprintBytes * productLimbs
+  /** Bits of the batch's product count (`count`): up to 65535 products; the host keeps their regions within the address. */
+  val countBits: Int = 16
+  /** The port of a batch engine: the passes' bus with two ID bits above theirs, the pass unit (0 columns, 1 rows,
+    * 2 columns_inverse), for SpinalHDL's arbiters to route R and B back. */
+  def batchAxi = mover.axi.copy(idWidth = mover.axi.idWidth + 2)
+  /** W beats routed after their AW: the write arbiter's queue of granted AWs, every unit's bursts in flight. */
+  val batchRouteDepth: Int = 3 * outstanding
+  /** Cycles between products in a batch's steady state, `limbs` engines on one port: the slowest pass with its fill (the
+    * three run at once, each on its own product), or the port, which carries every pass's beats of every limb: reads
+    * 5n / e a limb (a, b; x, y; x), writes 4n / e (x, y; x; c), one beat a cycle each. */
+  def batchCycles(limbs: Int = 1): Int = {
+    val e = mover.e
+    val passes = modelCycles(1).zip(fillCycles).map { case (m, f) => m + f }.max
+    Seq(passes, limbs * 5 * n / e, limbs * 4 * n / e).max
+  }
+  /** A batch of `count` products: the first takes the three passes' promise, each later one `batchCycles`. */
+  def batchPromise(count: Int, limbs: Int = 1): Int = if (count == 0) 0 else promisedCycles(limbs) + (count - 1) * batchCycles(limbs)
 }

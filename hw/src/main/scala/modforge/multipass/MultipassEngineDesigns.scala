@@ -13,46 +13,53 @@ import java.io.{File, PrintWriter}
   * 32-bit slots, P = 1, 4 outstanding, w = slot bits - 2 (with `_q`: the prime's bits, at least 17), the largest
   * w-bit prime = 1 mod 2n (the column passes' default, given to the rows pass), fast multipliers, `_h2`.
   *
+  * `_t1` runs a batch with the passes overlapped ([[MultipassBatch]]: a `count` input, products `productStrideBytes`
+  * apart); `_t0`, the default, one product at a time ([[MultipassEngine]]).
+  *
   * Usage: `make rtl DESIGN=<name>`, or `./mill -i hw.runMain modforge.multipass.MultipassEngineDesigns [--out DIR] NAME...` writes
   * `<out>/<name>/rtl/<name>.v` and the manifest `<name>.json` (the parameters, the passes, the layout, the ports).
   */
 object MultipassEngineDesigns {
   val grammar = "mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<prime>][_m<fast|paper>][_h<halves>]"
+    "[_q<prime>][_m<fast|paper>][_h<halves>][_t<1: a batch, the passes overlapped>]"
 
   def name(c: MultipassEngineConfig): String =
     s"mpoly_${c.n}_x${c.n1}_b${c.busBits}_l${c.burstBeats}_s${c.slotBits}_p${c.P}_o${c.outstanding}_w${c.w}_q${c.q}" +
-      (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}")
+      (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}") + (if (c.batch) "_t1" else "")
 
   def parse(design: String): Either[String, MultipassEngineConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "blspowqmh", "a multi-pass engine name", grammar) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "blspowqmht", "a multi-pass engine name", grammar) { o =>
+      require(Set(0, 1).contains(o.int("t", 0)), s"_t${o.int("t", 0)}: _t1 runs a batch with the passes overlapped, _t0 (the default) one product at a time")
       MultipassEngineConfig(o.n, o.n1, busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
-        prime = o.prime, mul = o.mul, halves = o.int("h", 2))
+        prime = o.prime, mul = o.mul, halves = o.int("h", 2), batch = o.int("t", 0) == 1)
     }
 
   def generate(out: String, name: String, c: MultipassEngineConfig): Unit = {
     val t0 = System.nanoTime()
-    val (dir, top) = Generate.elaborate(out, name)(new MultipassEngine(c))
+    val (dir, top) = Generate.elaborate(out, name)(if (c.batch) new MultipassBatch(c) else new MultipassEngine(c))
     val m = c.mover
     val fc = c.columns
     val ic = c.columnsInverse
     val w = new PrintWriter(new File(dir, s"$name.json"))
     w.println(s"""{
   "design": "$name",
-  "kind": "multipass_engine",
+  "kind": "${if (c.batch) "multipass_batch" else "multipass_engine"}",
   "family": "multipass",
   "registry": ${MultipassDesigns.entry(name, c).json},
-  "title": "multi-pass negacyclic polynomial multiplier, one limb: columns, rows, columns_inverse behind one AXI4 master",
+  "title": "multi-pass negacyclic polynomial multiplier, one limb: columns, rows, columns_inverse behind one AXI4 master${if (c.batch) ", a batch with the passes overlapped" else ""}",
 ${MultipassManifest.layout(m, c.P)}
   "region_bases": {${MoverConfig.Regions.map(r => s""""$r": ${m.regionBase(r)}""").mkString(", ")}},
   "k": ${c.w},
   "latency": ${c.promisedCycles()},
   "model_cycles": ${c.modelCycles().mkString("[", ", ", "]")},
   "fill_cycles": ${c.fillCycles.mkString("[", ", ", "]")},
-  "cycles_per_product": ${c.promisedCycles()},
+  "cycles_per_product": ${if (c.batch) c.batchCycles() else c.promisedCycles()},${if (c.batch) s"""
+  "batch": {"count_bits": ${c.countBits}, "product_stride_bytes": ${c.productStrideBytes}, "unit_id_bits": 2, "id_bits": ${c.batchAxi.idWidth},
+    "units": ["columns", "rows", "columns_inverse"], "steady_cycles_per_product": ${c.batchCycles()},
+    "promise": "first product: latency; each later one: steady_cycles_per_product"},""" else ""}
   "bytes_per_product_per_port": ${c.bytesPerProduct * 1},
-  "bytes_per_cycle_per_port": ${"%.3f".format((c.bytesPerProduct * 1).toDouble / c.promisedCycles())},
+  "bytes_per_cycle_per_port": ${"%.3f".format((c.bytesPerProduct * 1).toDouble / (if (c.batch) c.batchCycles() else c.promisedCycles()))},
   "limb_bits": ${c.w},
   "prime": ${c.q},
   "psi": ${fc.psi},

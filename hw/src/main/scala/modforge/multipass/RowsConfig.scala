@@ -23,10 +23,12 @@ import modforge.polymul.{PrimeClass, StreamConfig, StreamMul, StreamPrimes}
   * @param prime       q (at most w bits, at least 17), or 0 for the default above
   * @param mul         the engine's multipliers ([[StreamMul]]: `fast`, the default, or `paper`, whose behavioural
   *                    products simulate about 20 times faster under Icarus)
+  * @param runtimeBase an input `base` (bytes) added to every region base ([[MultipassBatch]]), as [[ColumnsConfig]]'s
   * The bus, burst, slot and outstanding parameters are [[MoverConfig]]'s.
   */
 case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 1,
-                      outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, limb: Int = 0) {
+                      outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, limb: Int = 0,
+                      runtimeBase: Boolean = false) {
   /** The reader's and writer's view: words of a whole beat (e slots), both operands. */
   val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2, limb = limb)
   val n2: Int = mover.n2

@@ -40,6 +40,8 @@ class RowsPass(val c: RowsConfig) extends Component {
     val busy = out Bool ()
     val done = out Bool ()
     val respError = out Bool ()
+    /** With `runtimeBase`: added to every region base; held from `start` to `done`. */
+    val base = c.runtimeBase generate (in UInt (m.addressBits bits))
     val mem = master(Axi4(m.axi))
   }
   Axi4SpecRenamer(io.mem)
@@ -89,7 +91,8 @@ class RowsPass(val c: RowsConfig) extends Component {
     val chunk = Reg(UInt(WrapCounter.bits(c.groupsPerRow) bits)) init (0)
     val row = Reg(UInt(WrapCounter.bits(c.n1) bits)) init (0)
     val operand = Reg(UInt(1 bits)) init (0)
-    private def base(r: String) = U(m.regionBase(r), m.addressBits bits)
+    private def base(r: String) = if (c.runtimeBase) U(m.regionBase(r), m.addressBits bits) + io.base
+      else U(m.regionBase(r), m.addressBits bits)
     cmd.valid := pending && allow
     cmd.baseBytes := (if (regions.size == 1) base(regions.head) else Mux(operand === 0, base(regions(0)), base(regions(1)))) + rowBase
     cmd.rowStrideBytes := U(c.laneStrideBytes, m.addressBits bits)

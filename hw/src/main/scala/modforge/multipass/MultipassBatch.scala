@@ -1,0 +1,103 @@
+package modforge.multipass
+
+import spinal.core._
+import spinal.lib._
+import spinal.lib.bus.amba4.axi._
+
+/** The one-limb multi-pass engine over a batch of products, its three passes overlapped (docs/polymul_multipass.md,
+  * "RTL: a batch, the passes overlapped"): for j = 0 .. count - 1, c_j = a_j b_j mod (x^n + 1, q), product j's
+  * five regions `productStrideBytes` after product j - 1's ([[MultipassEngineConfig]]).
+  *
+  * **Why.** [[MultipassEngine]] runs one pass at a time, so two of its three pass units are idle at any moment: a
+  * product takes the three passes' cycles, about 3 n / P. Here the units work on consecutive products at once, as
+  * the stages of a pipeline: `columns` on product j + 2 while `rows` is on j + 1 and `columns_inverse` on j. In a
+  * batch's steady state a product takes the slowest pass's cycles, about n / P, from the same units.
+  *
+  * **Order, and why it is safe.** Each unit takes its products in order, one at a time, each with the product's
+  * offset as its run-time `base`. A unit starts product j only once the unit before it is done with j: its
+  * `done` pulses when its last write of j is acknowledged (B), the model's pass boundary. Different products use
+  * different regions, so the units never touch one another's data. Nothing else orders them: `columns` may run
+  * ahead of `rows` by any number of products.
+  *
+  * **The port.** The three units' AXI4 masters share it through SpinalHDL's arbiters (`Axi4ReadOnlyArbiter`,
+  * `Axi4WriteOnlyArbiter`: round-robin on AR and AW, the unit in the two ID bits above the passes' own, W routed
+  * in AW order), as [[MultipassLimbs]] shares it among limbs. Each unit's AW waits until its burst's W beats are
+  * buffered ([[WriteAfterData]]), so that a burst granted before its data cannot block the other units' writes.
+  *
+  * `start` (taken while not `busy`) takes `count` and runs the batch; `done` pulses one cycle when the last
+  * product's last write of `columns_inverse` is acknowledged (at once for `count` = 0). `busy` is high from the
+  * start until `done`, and after reset while the column passes compute their middle twiddles' first seeds.
+  * `active` has a bit per unit (0 columns, 1 rows, 2 columns_inverse): the unit is in a pass.
+  */
+class MultipassBatch(val c: MultipassEngineConfig) extends Component {
+  require(c.batch, "MultipassBatch takes a batch configuration (batch = true)")
+  val m: MoverConfig = c.mover
+  val io = new Bundle {
+    val start = in Bool ()
+    val count = in UInt (c.countBits bits)
+    val busy = out Bool ()
+    val done = out Bool ()
+    val active = out Bits (3 bits)
+    val respError = out Bool ()
+    val mem = master(Axi4(c.batchAxi))
+  }
+  Axi4SpecRenamer(io.mem)
+
+  val cols = new ColumnsPass(c.columns)
+  val rows = new RowsPass(c.rows)
+  val icols = new ColumnsPass(c.columnsInverse)
+  private case class PassPorts(start: Bool, busy: Bool, done: Bool, base: UInt, mem: Axi4)
+  private val units = Seq(
+    PassPorts(cols.io.start, cols.io.busy, cols.io.done, cols.io.base, cols.io.mem),
+    PassPorts(rows.io.start, rows.io.busy, rows.io.done, rows.io.base, rows.io.mem),
+    PassPorts(icols.io.start, icols.io.busy, icols.io.done, icols.io.base, icols.io.mem))
+
+  // ---- The port: the three units behind SpinalHDL's arbiters ----
+  val reads = Axi4ReadOnlyArbiter(c.batchAxi, 3)
+  val writes = Axi4WriteOnlyArbiter(c.batchAxi, 3, c.batchRouteDepth)
+  /** Each unit's AW waits for its burst's W beats (measured: without, a batch of four took 1.34 times its promise). */
+  val held = units.map(_ => new WriteAfterData(m.axi, m.burstBeats, c.outstanding))
+  for (((u, h), i) <- units.zip(held).zipWithIndex) {
+    reads.io.inputs(i) << u.mem.toReadOnly()
+    h.io.input << u.mem.toWriteOnly()
+    writes.io.inputs(i) << h.io.output
+  }
+  io.mem.ar << reads.io.output.ar
+  reads.io.output.r << io.mem.r
+  io.mem.aw << writes.io.output.aw
+  io.mem.w << writes.io.output.w
+  writes.io.output.b << io.mem.b
+
+  // ---- The schedule: per unit, products started and finished; a unit's next product once the unit before is done with it ----
+  private val cb = c.countBits
+  val total = Reg(UInt(cb bits)) init (0)
+  val running = Reg(Bool()) init (False)
+  val done = Reg(Bool()) init (False)
+  val started = Vec.fill(3)(Reg(UInt(cb bits)) init (0))
+  val finished = Vec.fill(3)(Reg(UInt(cb bits)) init (0))
+  /** The unit has taken its start and not yet signalled done. */
+  val inPass = Vec.fill(3)(Reg(Bool()) init (False))
+  /** The unit's product offset: started x stride, held through its pass (a running sum, no multiplier). */
+  val base = Vec.fill(3)(Reg(UInt(m.addressBits bits)) init (0))
+  private val stride = U(c.productStrideBytes, m.addressBits bits)
+
+  io.busy := running || units.map(_.busy).reduce(_ || _)
+  io.done := done
+  io.active := inPass.asBits
+  io.respError := cols.io.respError || rows.io.respError || icols.io.respError
+  done := False
+
+  for ((u, i) <- units.zipWithIndex) {
+    val ready = if (i == 0) started(0) =/= total else started(i) =/= finished(i - 1)
+    u.start := running && ready && !inPass(i)
+    u.base := base(i)
+    when(u.start && !u.busy) { inPass(i) := True; started(i) := started(i) + 1 }
+    when(u.done) { inPass(i) := False; finished(i) := finished(i) + 1; base(i) := base(i) + stride }
+  }
+  when(running && finished(2) === total) { running := False; done := True }
+  when(io.start && !io.busy) {
+    running := True
+    total := io.count
+    for (i <- 0 until 3) { started(i) := 0; finished(i) := 0; base(i) := 0 }
+  }
+}
