@@ -21,7 +21,7 @@ case class SyncRamIo(width: Int, depth: Int) extends Bundle with IMasterSlave {
   override def asMaster(): Unit = { out(wrEn, wrAddr, wrData, rdEn, rdAddr); in(rdData) }
 }
 
-/** A [[SyncRamIo]] memory: [[SramBank]] (SKY130 macros) or [[MemBank]] (a SpinalHDL `Mem`). */
+/** A [[SyncRamIo]] memory: [[SramBank]] (SKY130 macros), [[MemBank]] (a SpinalHDL `Mem`) or [[FlopBank]] (flip-flops). */
 abstract class SyncRam(val width: Int, val depth: Int) extends Component {
   val io = slave(SyncRamIo(width, depth))
 }
@@ -33,9 +33,12 @@ object SyncRamKind {
   case object Sky130 extends SyncRamKind("sram")
   /** A SpinalHDL `Mem` read synchronously ([[MemBank]]): flip-flops in ASIC synthesis, block RAM on FPGAs. */
   case object SyncMem extends SyncRamKind("syncmem")
+  /** Flip-flops whose address and data nets drive at most 64 sinks each ([[FlopBank]]): for the ASIC flow. */
+  case object Flops extends SyncRamKind("flops")
 
   def build(kind: SyncRamKind, width: Int, depth: Int): SyncRam = kind match {
     case Sky130  => new SramBank(width, depth)
     case SyncMem => new MemBank(width, depth)
+    case Flops   => new FlopBank(width, depth)
   }
 }

@@ -13,7 +13,7 @@ import spinal.core._
   * reversal (`nttRev` = true): the forward NTT's output is bit-reversed, and the inverse NTT's input must be. So
   * the buffer's addressing, not a reorder stage, undoes or makes the bit reversal.
   *
-  * **Banks.** L x R memories ([[modforge.mem.SyncRamIo]], one write and one read a cycle, read data the next
+  * **Banks.** L x R memories ([[modforge.mem.SyncRamIo]] in flip-flops, [[modforge.mem.FlopBank]]: one write and one read a cycle, read data the next
   * cycle; [[modforge.mem.MemBank]]), bank (b, i) holding columns = i mod R of the rows whose bank index is b:
   *  - natural rows: b = row / F (the high bits), so the L lanes of a beat, rows j F + t, hit L banks;
   *  - bit-reversed rows: row rev(j F + t) = rev(t) L + rev(j), so b = row mod L (the low bits) and lane j hits
@@ -61,7 +61,7 @@ class CornerTurn(c: ColumnsConfig, rowsIn: Boolean, nttRev: Boolean) extends Com
   }
 
   val banks: Seq[Seq[SyncRam]] = Seq.tabulate(L, R)((b, i) => {
-    val m = SyncRamKind.build(SyncRamKind.SyncMem, c.w, depth)
+    val m = SyncRamKind.build(SyncRamKind.Flops, c.w, depth)
     m.setName(s"bank_${b}_$i")
     m
   })
