@@ -36,6 +36,9 @@ help:
 	@echo "polymul streaming engine (docs/polymul.md):"
 	@echo "  PRIMES=q0,q1,...: your own limb primes (make rtl / harden), the name's _q<hash>; a name without it or with"
 	@echo "                          another hash is refused with the right name, e.g. DESIGN=polymul_1024_50_s4_q<hash>"
+	@echo "multi-pass engine, limbs side by side (docs/polymul_multipass.md):"
+	@echo "  PRIMES=q0,q1,...: the limbs' own primes, one a limb (make rtl / harden), the name's _q<hash> as above,"
+	@echo "                          e.g. DESIGN=mpoly_1024_x64_k2_b128_l2_s32_p2_q<hash>_mpaper (without: the largest w-bit primes)"
 	@echo "tests (docs/testing.md):"
 	@echo "  make test               fast suite: models, SpinalSim (k=32,256), cocotb RTL (k=32,64), gate level (k=32)"
 	@echo "  make test-long          all 12 table designs, 10,000 operations each"
@@ -65,7 +68,8 @@ setup:
 NTT_Q   ?= default
 NTT_PSI ?= default
 # A streaming polymul engine's own limb primes (docs/polymul.md, "Your own primes"): PRIMES=q0,q1,... with
-# DESIGN=polymul_<n>_<logq>_s<P>..._q<hash>; empty: the engine draws its primes.
+# DESIGN=polymul_<n>_<logq>_s<P>..._q<hash>, or a multi-limb multi-pass engine's (docs/polymul_multipass.md,
+# "RTL: limbs side by side") with DESIGN=mpoly_<n>_x<n1>_k<limbs>..._q<hash>; empty: the engine draws its primes.
 PRIMES  ?=
 # A target that acts on one design says which it uses when DESIGN was not given (on the command
 # line or in the environment): rtl (the first step of harden and gls) and fpga say it, once.
@@ -195,6 +199,7 @@ reports: rtl-all sw-baseline
 	.venv/bin/python flow/reports/polymul_primes.py || status=$$?; \
 	.venv/bin/python flow/reports/intfft_table.py || status=$$?; \
 	.venv/bin/python flow/reports/multipass_cycles.py || status=$$?; \
+	.venv/bin/python flow/reports/polymul_multipass.py || status=$$?; \
 	.venv/bin/python flow/reports/fpga_table.py || status=$$?; exit $${status:-0}
 
 # Design-space exploration (docs/modmul.md, "Design-space exploration") -> reports/dse.md, dse.csv, dse_<k>.png.

@@ -15,9 +15,12 @@ LONG_ONLY = pytest.mark.skipif(os.environ.get("MODFORGE_POLYMUL_LONG") != "1",
                                reason="make test-long (MODFORGE_POLYMUL_LONG=1): make test's 15-minute limit")
 
 
-def generate(out, designs):
-    """The designs' RTL and manifests into <out>/<design>/rtl/, through the generator's one entry point."""
-    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(out), *designs], cwd=ROOT,
+def generate(out, designs, primes=()):
+    """The designs' RTL and manifests into <out>/<design>/rtl/, through the generator's one entry point. `primes`: the
+    limb primes the designs are given (`--primes q0,q1,...`, make's PRIMES=; a multi-limb engine's `_q<hash>` names),
+    so a design of given primes takes a call of its own."""
+    given = ["--primes", ",".join(str(q) for q in primes)] if primes else []
+    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(out), *given, *designs], cwd=ROOT,
                    check=True, stdout=subprocess.DEVNULL)
 
 
@@ -32,9 +35,10 @@ def run(out, design: str, bench: str, unit: str, tests, extra_env=None):
             {t: json.loads((sim / f"{unit}_cycles_{t}.json").read_text()) for t in tests})
 
 
-def refusal(main: str, out, name: str) -> str:
-    """What a unit's generator (`main`, its whole message) prints for a name it must refuse."""
-    p = subprocess.run(["./mill", "-i", "hw.runMain", main, "--out", str(out / "refused"), name], cwd=ROOT,
+def refusal(main: str, out, name: str, args=()) -> str:
+    """What a unit's generator (`main`, its whole message) prints for a name it must refuse; `args` go before the name
+    (e.g. `modforge.Generate`'s `--primes q0,q1`)."""
+    p = subprocess.run(["./mill", "-i", "hw.runMain", main, "--out", str(out / "refused"), *args, name], cwd=ROOT,
                        capture_output=True, text=True)
     assert p.returncode != 0, f"{name} was not refused"
     return p.stderr + p.stdout

@@ -26,7 +26,8 @@ object ModforgeSpinal {
   * `--polymul` the polymul_<n>_<logq> tiles of the SSA paper's Table I sets ([[ntt.PolymulDesigns]]). Options apply to the designs named after
   * them, so one call can write several variants: `--out DIR`, `--ntt-q`/`--ntt-psi` (the modulus
   * and root of the NTT tiles; `--ntt-q default` restores [[NttConfig]]'s defaults), and `--primes q0,q1,...`
-  * (a streaming polymul engine's own limb primes, its name's `_q<hash>`, [[polymul.StreamPrimes.userPrimes]];
+  * (a streaming polymul engine's own limb primes, its name's `_q<hash>`, [[polymul.StreamPrimes.userPrimes]], or a
+  * multi-limb multi-pass engine's, `mpoly_<n>_x<n1>_k<limbs>..._q<hash>`, [[multipass.MultipassLimbsDesigns]];
   * `--primes default` drops them).
   */
 object Generate {
@@ -82,8 +83,10 @@ object Generate {
       fail(s"$n: NTT_Q / NTT_PSI (--ntt-q / --ntt-psi) apply to NTT tiles (ntt_...) only; $n is not one. Fix: leave them unset")
     // --primes (make's PRIMES=) are a streaming polymul engine's limbs: refused elsewhere, not ignored.
     val primesOf = names.zipWithIndex.map { case (j, i) => j._1 -> givenPrimes.getOrElse(i, Nil) }.toMap
-    for ((n, ps) <- primesOf if ps.nonEmpty && !PolymulDesigns.isPolymul(n))
-      fail(s"$n: PRIMES (--primes) gives a streaming polymul engine's limb primes (polymul_<n>_<logq>_s<P>..._q<hash>); $n is not one. Fix: leave it unset")
+    // A multi-pass name's refusal is its parser's (MultipassDesigns.parse: a multi-limb engine takes them).
+    for ((n, ps) <- primesOf if ps.nonEmpty && !PolymulDesigns.isPolymul(n) && !multipass.MultipassDesigns.isMultipass(n))
+      fail(s"$n: PRIMES (--primes) gives a streaming polymul engine's or a multi-limb multi-pass engine's limb primes " +
+        s"(polymul_<n>_<logq>_s<P>..._q<hash>, mpoly_<n>_x<n1>_k<limbs>..._q<hash>); $n is not one. Fix: leave it unset")
     val (passNames, nonPassNames) = names.partition(j => multipass.MultipassDesigns.isMultipass(j._1))
     val (fftNames, nonFftNames) = nonPassNames.partition(j => intfft.IntFftDesigns.isIntFft(j._1))
     val (polyNames, otherNames) = nonFftNames.partition(j => PolymulDesigns.isPolymul(j._1))
@@ -100,7 +103,7 @@ object Generate {
     }
     val designs = mulNames.map { case (n, o, _, _) => (Registry.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
     val ffts = fftNames.map { case (n, o, _, _) => (intfft.IntFftDesigns.parseAny(n).fold(e => fail(Refusal(n, e)), identity), o) }
-    val passes = passNames.map { case (n, o, _, _) => (n, multipass.MultipassDesigns.parse(n).fold(e => fail(Refusal(n, e)), identity), o) }
+    val passes = passNames.map { case (n, o, _, _) => (n, multipass.MultipassDesigns.parse(n, primesOf(n)).fold(e => fail(Refusal(n, e)), identity), o) }
     if (manifestOnly && (polys.nonEmpty || tiles.nonEmpty || designs.nonEmpty || ffts.nonEmpty || passes.nonEmpty))
       fail("--manifest-only applies to the streaming polymul engines (polymul_<n>_<logq>_s<P>...) only: nothing was written")
     if (table) { new File(out).mkdirs(); writeIndex(new File(out, "designs.json")) }

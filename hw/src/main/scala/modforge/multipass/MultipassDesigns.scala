@@ -24,9 +24,14 @@ object MultipassDesigns {
   val examples: Seq[String] = Seq("mpoly_1024_x64_b128_l2_s32_p2_q8380417_mpaper", "cols_1024_x32_b64_l4_s32_p1_mpaper",
     "icols_1024_x32_b64_l4_s32_p1_mpaper", "rows_1024_x64_b128_l2_s32_p2_o4_q8380417_mpaper", "mover_1024_x32_b64_l2_s32_o4_k2")
 
-  /** A parsed name: one of the four configurations. */
-  def parse(name: String): Either[String, Product] =
-    if (MultipassLimbsDesigns.isLimbs(name)) MultipassLimbsDesigns.parse(name)
+  /** A parsed name: one of the four configurations. `primes`: the user's limb primes (`--primes`, PRIMES=), for a
+    * multi-limb engine's `_q<hash>` name only; any other multi-pass name given primes is refused. */
+  def parse(name: String, primes: Seq[BigInt] = Nil): Either[String, Product] =
+    if (MultipassLimbsDesigns.isLimbs(name)) MultipassLimbsDesigns.parse(name, primes)
+    else if (primes.nonEmpty) Left(s"'$name': PRIMES=${primes.mkString(",")} gives the limb primes of a multi-limb engine " +
+      s"(mpoly_<n>_x<n1>_k<limbs>..._q<hash>), and $name has no _k: " +
+      (if (name.startsWith("mpoly_")) "the one-limb engine takes its prime in its name (_q<prime>), " else "") + "leave PRIMES unset" +
+      s"; ${grammarOf(name)}")
     else if (name.startsWith("mpoly_")) MultipassEngineDesigns.parse(name)
     else if (name.startsWith("cols_") || name.startsWith("icols_")) ColumnsDesigns.parse(name)
     else if (name.startsWith("rows_")) RowsDesigns.parse(name)
@@ -50,7 +55,8 @@ object MultipassDesigns {
     val (kind, title, bench, ps) = c match {
       case l: MultipassLimbsConfig => ("limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, AXI4 master",
         "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
-          "primes" -> l.engines.map(_.q), "psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
+          "primes" -> l.engines.map(_.q)) ++ (if (l.givenPrimes) Seq("prime_class" -> "given") else Nil) ++
+          Seq("psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
       case e: MultipassEngineConfig => (if (e.batch) "batch" else "engine", "multi-pass negacyclic polynomial multiplier, one limb, " +
         (if (e.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (e.batch) "multipass_batch_bench" else "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
           "psi" -> e.columns.psi, "mul" -> e.mul.name, "halves" -> e.halves))

@@ -1,6 +1,6 @@
 package modforge.multipass
 
-import modforge.polymul.{PrimeClass, StreamMul}
+import modforge.polymul.{PrimeClass, StreamMul, StreamPrimes}
 
 /** The generation parameters of the multi-pass engine with L limbs side by side ([[MultipassLimbs]],
   * docs/polymul_multipass.md, "RTL: limbs side by side"): L one-limb engines ([[MultipassEngineConfig]]), engine l
@@ -10,17 +10,37 @@ import modforge.polymul.{PrimeClass, StreamMul}
   * the engines' own masters, for a memory with as many channels, as an HBM stack has; each port's traffic is its
   * limb's alone).
   *
-  * The primes: `primes` as given (each checked as [[ColumnsConfig]] checks `_q`: prime, 1 mod 2n, at most w bits),
-  * or the L largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `limbBits`), the one-limb engine's default
-  * prime and the next L - 1 below it. The other options are the one-limb engine's, the same for every limb.
+  * The primes: `primes` as given (the user's own, `PRIMES=`, the name's `_q<hash>`: one a limb, limb l's q_l, each
+  * checked by [[StreamPrimes.userPrimes]] as the streaming engine checks its own, prime, 1 mod 2n, not repeated, and
+  * here at most w bits, w = `limbBits` or the widest prime's bits, at least 17, at most 62 and the slot's), or the L
+  * largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `limbBits`), the one-limb engine's default prime and the
+  * next L - 1 below it. The other options are the one-limb engine's, the same for every limb.
   */
 case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                 lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, primes: Seq[BigInt] = Nil,
                                 mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1) {
   require(limbs >= 2 && limbs <= 64, s"limbs = $limbs: side by side takes 2 to 64 limbs (one limb: the one-limb engine, no _k)")
   require(ports == 1 || ports == limbs, s"ports = $ports: the limbs share one AXI4 port (1) or have one each ($limbs)")
-  require(primes.isEmpty || primes.size == limbs, s"${primes.size} primes for $limbs limbs: give one a limb, or none")
-  require(primes.distinct.size == primes.size, s"the primes ${primes.mkString(", ")} repeat one: the limbs need distinct primes")
+  require(primes.isEmpty || primes.size == limbs, s"PRIMES gives ${primes.size} prime${if (primes.size == 1) "" else "s"} for " +
+    s"the $limbs limbs of _k$limbs: give one prime a limb (PRIMES=${if (limbs <= 3) (0 until limbs).map("q" + _).mkString(",") else s"q0,...,q${limbs - 1}"}), " +
+    (if (primes.size >= 2) s"or name ${primes.size} limbs (_k${primes.size})" else "or the one-limb engine (no _k) with _q<prime>"))
+
+  /** Given primes: true when the limbs' primes are the user's own (`primes`), the manifest's `"prime_class": "given"`. */
+  val givenPrimes: Boolean = primes.nonEmpty
+  /** The given primes' limb width: `limbBits`, or the widest prime's bits (at least 17), as the one-limb engine's `_q`. */
+  private val givenBits: Int = if (limbBits != 0) limbBits else if (primes.isEmpty) 0 else math.max(17, primes.map(_.bitLength).max)
+  if (givenPrimes) {
+    val widest = math.min(62, slotBits)
+    for ((q, l) <- primes.zipWithIndex) {
+      require(q.bitLength <= widest, s"limb $l: q = $q has ${q.bitLength} bits, wider than the widest limb here ($widest bits: " +
+        s"at most 62, and a $slotBits-bit slot): give primes of at most $widest bits" + (if (widest < 62) " or wider slots (_s64)" else ""))
+      require(q.bitLength <= givenBits, s"limb $l: q = $q has ${q.bitLength} bits, wider than the $givenBits-bit limb (_w$givenBits): " +
+        s"use _w${q.bitLength} or no _w (the widest prime's bits), or a prime of at most $givenBits bits")
+    }
+    // Prime, 1 mod 2n, no repeat: the streaming engine's own checks and refusals (a PreconditionError, an
+    // IllegalArgumentException, so a refusal of the name). log q 0: no product to reach, the limbs' count is _k's.
+    StreamPrimes.userPrimes(n, 0, givenBits, primes)
+  }
 
   /** The limbs' primes: given, or the `limbs` largest w-bit primes = 1 mod 2n. */
   val limbPrimes: Seq[BigInt] = if (primes.nonEmpty) primes else {
@@ -30,7 +50,8 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
     qs
   }
   val engines: Seq[MultipassEngineConfig] = limbPrimes.zipWithIndex.map { case (q, l) =>
-    MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits, q, mul, halves, limb = l)
+    MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, if (givenPrimes) givenBits else limbBits, q, mul,
+      halves, limb = l)
   }
   val mover: MoverConfig = engines.head.mover
   val w: Int = engines.head.w

@@ -1,34 +1,56 @@
 package modforge.multipass
 
 import modforge.Generate
-import modforge.polymul.StreamMul
+import modforge.polymul.{StreamMul, StreamPrimes}
 import spinal.core._
 import java.io.{File, PrintWriter}
 
 /** Names and generation of the multi-pass engine with limbs side by side ([[MultipassLimbs]]), in the registry's
   * multi-pass family ([[MultipassDesigns]]): the one-limb engine's name with `_k<limbs>`, 2 or more,
   *
-  *   `mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>][_m<fast|paper>][_h<halves>]`
+  *   `mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>][_q<hash>][_m<fast|paper>][_h<halves>][_y<ports>]`
   *
   * `_y<limbs>` gives each limb its own AXI4 port (`mems_<l>`), `_y1` (the default) one port shared through arbiters.
-  * The limbs' primes are the `limbs` largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `_w`); the other
-  * options and defaults are the one-limb engine's ([[MultipassEngineDesigns]]).
+  * The limbs' primes are the `limbs` largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `_w`), or the user's
+  * own, given beside the name (`make rtl PRIMES=q0,q1,...`, `Generate --primes q0,q1,...`), one a limb in their order,
+  * which the name carries as `_q<hash>`, [[StreamPrimes.hash]] of them, as the streaming engine's names do
+  * ([[modforge.polymul.StreamDesigns]]; in the one-limb engine's name `_q` is the prime itself). Without `_w` the limb
+  * width of given primes is the widest prime's bits (at least 17). The other options and defaults are the one-limb
+  * engine's ([[MultipassEngineDesigns]]).
   *
-  * Usage: `make rtl DESIGN=<name>` writes `<out>/<name>/rtl/<name>.v` and the manifest `<name>.json` (the parameters,
-  * the limbs' primes, roots and region bases, the passes, the ports).
+  * Usage: `make rtl DESIGN=<name> [PRIMES=q0,q1,...]` writes `<out>/<name>/rtl/<name>.v` and the manifest `<name>.json`
+  * (the parameters, the limbs' primes, roots and region bases, the passes, the ports; with given primes
+  * `"prime_class": "given"`).
   */
 object MultipassLimbsDesigns {
   val grammar = "mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_m<fast|paper>][_h<halves>][_y<ports: 1 or limbs>]"
+    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_y<1|limbs>]"
 
   /** A multi-limb name: an `mpoly_` name with a `_k` option. */
   def isLimbs(name: String): Boolean = name.startsWith("mpoly_") && """_k\d""".r.findFirstIn(name).isDefined
 
-  def parse(design: String): Either[String, MultipassLimbsConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "kblspowmhy", "a multi-limb multi-pass engine name", grammar) { o =>
-      MultipassLimbsConfig(o.n, o.n1, limbs = o.int("k", 1), busBits = o.int("b", 256), burstBeats = o.int("l", 2),
+  /** `primes`: the user's own limb primes (`--primes`, make's PRIMES=), which the name carries as `_q<hash>`; a name
+    * with `_q` and no primes, without `_q` or with another hash than theirs is refused, naming the right name. */
+  def parse(design: String, primes: Seq[BigInt] = Nil): Either[String, MultipassLimbsConfig] =
+    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhy", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
+      val hash = o.opts.get("q")
+      val list = primes.mkString(",")
+      val how = "the first 7 hex digits of sha256 of the primes in decimal, in their order, joined by ','"
+      require(hash.isEmpty || primes.nonEmpty, s"_q${hash.getOrElse("")} names a design of your own limb primes, and none were " +
+        s"given: pass the primes whose hash is ${hash.getOrElse("")} (make rtl PRIMES=q0,q1,..., Generate --primes q0,q1,...: $how)")
+      val c = MultipassLimbsConfig(o.n, o.n1, limbs = o.int("k", 1), busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
-        mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1))
+        primes = primes, mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1))
+      val right = if (primes.isEmpty) "" else StreamPrimes.hash(primes)
+      // The name of these primes: the name as given, its _q<hash> set to theirs (appended when it has none).
+      val named = hash.fold(s"${design}_q$right")(h => design.replaceFirst(s"_q$h(?=_|$$)", s"_q$right"))
+      require(primes.isEmpty || hash.contains(right), hash match {
+        case None => s"PRIMES=$list given, but the name has no _q<hash>: the design of these primes is $named " +
+          s"(_q$right: the first 7 hex digits of sha256 of '$list')"
+        case Some(h) => s"_q$h is not the hash of PRIMES=$list: the design of these primes is $named " +
+          s"(_q$right: the first 7 hex digits of sha256 of '$list'), or pass the primes whose hash is $h"
+      })
+      c
     }
 
   def generate(out: String, name: String, c: MultipassLimbsConfig): Unit = {
@@ -40,6 +62,8 @@ object MultipassLimbsDesigns {
     val ic = e0.columnsInverse
     def nums(xs: Seq[Any]) = xs.mkString("[", ", ", "]")
     val bases = c.engines.map(e => MoverConfig.Regions.map(r => s""""$r": ${e.mover.regionBase(r)}""").mkString("{", ", ", "}"))
+    // Given primes (PRIMES=, _q<hash>) say so; drawn ones (the largest w-bit primes) leave the manifest as it was.
+    val primeClass = if (c.givenPrimes) "\n  \"prime_class\": \"given\"," else ""
     val w = new PrintWriter(new File(dir, s"$name.json"))
     w.println(s"""{
   "design": "$name",
@@ -60,7 +84,7 @@ ${MultipassManifest.layout(m, c.P, c.limbs)}
   "bytes_per_product_per_port": ${e0.bytesPerProduct * (c.limbs / c.ports)},
   "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * (c.limbs / c.ports)).toDouble / e0.promisedCycles((c.limbs / c.ports)))},
   "limb_bits": ${c.w},
-  "primes": ${nums(c.engines.map(_.q))},
+  "primes": ${nums(c.engines.map(_.q))},$primeClass
   "psis": ${nums(c.engines.map(_.columns.psi))},
   "mul": "${c.mul.name}",
   "halves": ${c.halves},

@@ -4,7 +4,8 @@ import modforge.polymul.StreamMul
 
 /** The name grammar the multi-pass designs share (the mover, the passes, the engine; docs/polymul_multipass.md):
   * `<prefix>_<n>_x<n1>` and then options `_<letter><value>`, each at most once. Numbers take up to 6 digits, `_q` a
-  * prime in decimal, `_m` the multipliers (`fast`, `paper`). One parser, one refusal text and one command line. */
+  * prime in decimal (in a multi-limb engine's name the hash of the limbs' primes, `hashQ`), `_m` the multipliers
+  * (`fast`, `paper`). One parser, one refusal text and one command line. */
 object MultipassNames {
   private val Head = """([a-z]+)_(\d{1,6})_x(\d{1,6})((?:_[a-z][a-z0-9]{1,20})*)""".r
   private val Opt = """_([a-z])([a-z0-9]{1,20})""".r
@@ -24,8 +25,10 @@ object MultipassNames {
   }
 
   /** `design` as one of `prefixes`' names with the options `keys`, built into a configuration by `build` (whose
-    * `require`s become the refusal's text); `what` names the kind in the refusal ("a rows-pass name"). */
-  def parse[C](design: String, prefixes: Seq[String], keys: String, what: String, grammar: String)(build: Parsed => C): Either[String, C] =
+    * `require`s become the refusal's text); `what` names the kind in the refusal ("a rows-pass name"). `hashQ`: `_q`
+    * is the hash of given primes, 7 hex digits ([[modforge.polymul.StreamPrimes.hash]]), not a prime. */
+  def parse[C](design: String, prefixes: Seq[String], keys: String, what: String, grammar: String, hashQ: Boolean = false)
+              (build: Parsed => C): Either[String, C] =
     design match {
       case Head(prefix, nS, n1S, opts) if prefixes.contains(prefix) =>
         val tokens = Opt.findAllMatchIn(opts).map(m => m.group(1) -> m.group(2)).toSeq
@@ -35,8 +38,12 @@ object MultipassNames {
           Left(s"'$design': options are ${listing(keys)}, each at most once; $grammar")
         else if (tokens.exists { case (k, v) => k == "m" && StreamMul.parse(v).isEmpty })
           Left(s"'$design': the multipliers are _m${StreamMul.all.map(_.name).mkString(" or _m")}; $grammar")
-        else if (tokens.exists { case (k, v) => k != "m" && (!v.forall(_.isDigit) || (k != "q" && v.length > 6)) })
-          Left(s"'$design': ${listing(numeric)} take numbers up to 6 digits${if (keys.contains('q')) ", _q a prime" else ""}; $grammar")
+        else if (hashQ && tokens.exists { case (k, v) => k == "q" && !v.matches("[0-9a-f]{7}") })
+          Left(s"'$design': _q takes the hash of your limb primes, 7 hex digits (the first of sha256 of the primes in decimal " +
+            s"joined by ','), not '${tokens.collectFirst { case ("q", v) => v }.get}' (the one-limb engine's _q<prime> is the prime " +
+            s"itself); $grammar")
+        else if (tokens.exists { case (k, v) => k != "m" && !(hashQ && k == "q") && (!v.forall(_.isDigit) || (k != "q" && v.length > 6)) })
+          Left(s"'$design': ${listing(numeric)} take numbers up to 6 digits${if (keys.contains('q') && !hashQ) ", _q a prime" else ""}; $grammar")
         else
           try Right(build(Parsed(prefix, nS.toInt, n1S.toInt, tokens.toMap)))
           catch { case e: IllegalArgumentException => Left(s"'$design': ${e.getMessage.stripPrefix("requirement failed: ")}") }

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The multi-pass engine at the SSA paper's Table I sets (docs/polymul_multipass.md, "At the Table I sets"):
+reports/polymul_multipass.md and .csv.
+
+    flow/reports/polymul_multipass.py
+
+For every multi-pass engine synthesized in the build folder (a manifest `build/<d>/rtl/<d>.json` of kind
+`multipass_engine`, `multipass_batch` or `multipass_limbs`, with `build/<d>/harden/metrics.json` made from that RTL),
+and every Table I set of the same n, one row:
+
+- **Limbs:** L = the number of the design's w-bit primes = 1 mod 2n that make Q >= 2^logq (the single-pass engine's
+  rule, `polymul.multipass.stream_primes`).
+- **Area, hierarchical:** ceil(L / L_d) copies of the synthesized design (L_d its own limbs), each with its own AXI4
+  port (the `_k<L>_y<L>` organisation, whose engines share nothing), standard cells plus macros. The copies' glue (a
+  start fan-out and an AND of the done flags) is not synthesized; the copies' primes differ from the synthesized one's,
+  which changes the constant multipliers a little. Both are said in the row (`hierarchical`).
+- **Time per product,** the issue's figure: max(cycles / f_clk, bytes / B), for B = 256 GB/s (one HBM2 stack) and
+  25.6 GB/s (one DDR4-3200 channel). cycles: the manifest's `cycles_per_product` (a batch design, `_t1`: its steady
+  state; otherwise one product's promise), f_clk from the tt critical path, post-synthesis. bytes: 9 n L s / 8, the
+  passes' traffic (s the slot bits). The bandwidth needed is bytes x f_clk / cycles.
+- **Against the CPU:** the strongest tfhe-ntt figure measured for the set (data/baselines/cpu_strongest.json, with the
+  CPU and its vector extensions), over the time per product at 256 GB/s.
+- **The limit:** area (over 25 mm2), bandwidth (bytes / B above cycles / f_clk), the engine's AXI port (its beats
+  above the passes' own cycles: a wider bus would help) or the engine's cycles at its clock.
+
+It runs nothing: a set with no synthesized design of its n is listed as absent. Numbers come from the files named;
+none is estimated beyond the hierarchical count.
+"""
+import json
+import math
+import sys
+from pathlib import Path
+
+import layout
+from reports import polymul_best as pb
+from reports.common import fmt, generated_by, harden_result, md_head, same_rtl, stamp, write_csv, write_md
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "verif"))
+from polymul.multipass import MultipassError, stream_primes  # noqa: E402
+
+NAME = "polymul_multipass"
+KINDS = ("multipass_engine", "multipass_batch", "multipass_limbs")
+AREA_BUDGET_MM2 = 25.0
+MEMORIES = {"hbm2_256": 256e9, "ddr4_25_6": 25.6e9}
+GOALS = {1024: 3.0, 2048: 1.5, 4096: 1.5}   # the issue's ratios; 3x at every n >= 8192
+CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "hierarchical", "area_mm2", "clock_mhz", "cycles_per_product",
+              "engine_us", "bytes_per_product", "time_us_hbm2_256", "time_us_ddr4_25_6", "bandwidth_needed_gbs",
+              "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "ratio_vs_tfhe_ntt", "goal", "fits_25mm2", "limit",
+              "synthesized"]
+
+
+def designs() -> list:
+    out = []
+    for p in sorted(layout.BUILD.glob("*/rtl/*.json")):
+        d = p.parent.parent.name
+        if p.stem != d:
+            continue
+        try:
+            m = json.loads(p.read_text())
+        except ValueError:
+            continue
+        if m.get("kind") in KINDS:
+            out.append((d, m))
+    return out
+
+
+def rows_of(d: str, m: dict, sets: list, store) -> list:
+    r = harden_result(d)
+    if r is None or not same_rtl(r, d):
+        return []
+    area_mm2 = (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6
+    f_mhz = 1000.0 / r["critical_path_ns"]
+    cycles = m["cycles_per_product"]
+    ld = m.get("limbs", 1)
+    out = []
+    for n, logq in sets:
+        if n != m["n"]:
+            continue
+        try:
+            L = len(stream_primes(n, logq, m["limb_bits"]))
+        except MultipassError as e:
+            out.append({"n": n, "logq": logq, "design": d, "limit": f"no limbs: {e}"})
+            continue
+        copies = math.ceil(L / ld)
+        engine_us = cycles / f_mhz
+        nbytes = 9 * n * L * m["slot_bits"] // 8
+        times = {k: max(engine_us, nbytes / b * 1e6) for k, b in MEMORIES.items()}
+        base = pb.baselines(store, n, logq)
+        ratio = base["tfhe_ntt_us"] / times["hbm2_256"] if base["tfhe_ntt_us"] else None
+        area = copies * area_mm2
+        goal = GOALS.get(n, 3.0)
+        # The passes' own cycles (lanes and fills); above them, the cycles are the engine's AXI port's beats.
+        passes = max(a + b for a, b in zip(m["model_cycles"], m["fill_cycles"])) if m.get("batch") else sum(
+            a + b for a, b in zip(m["model_cycles"], m["fill_cycles"]))
+        limit = ("area" if area > AREA_BUDGET_MM2 else
+                 "bandwidth" if nbytes / MEMORIES["hbm2_256"] * 1e6 > engine_us else
+                 "the engine's AXI port (bus width)" if cycles > passes else "cycles at the clock (lanes)")
+        out.append({
+            "n": n, "logq": logq, "design": d, "kind": m["kind"].removeprefix("multipass_"), "limbs": L, "copies": copies,
+            "hierarchical": (f"{copies} copies of the synthesized {ld}-limb design, a port each; glue not synthesized; "
+                             "the copies' primes differ") if copies > 1 else "no: the design as synthesized",
+            "area_mm2": round(area, 3), "clock_mhz": round(f_mhz, 2), "cycles_per_product": cycles,
+            "engine_us": round(engine_us, 3), "bytes_per_product": nbytes,
+            "time_us_hbm2_256": round(times["hbm2_256"], 3), "time_us_ddr4_25_6": round(times["ddr4_25_6"], 3),
+            "bandwidth_needed_gbs": round(nbytes / engine_us / 1e3, 2),
+            "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
+            "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
+            "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
+            "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit,
+            "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns",
+        })
+    return out
+
+
+def main():
+    sets = sorted(pb.paper_sets())
+    if not sets:
+        sys.exit(f"{NAME}: the paper's Table I could not be read (data/papers/millar.toml); reports/{NAME}.md is left as it is")
+    store = pb.cpu_store()
+    found = designs()
+    rows = [row for d, m in found for row in rows_of(d, m, sets, store)]
+    stale = [d for d, _ in found if harden_result(d) is not None and not same_rtl(harden_result(d), d)]
+    lines = ["# The multi-pass engine at the Table I sets", "",
+             "One row per synthesized multi-pass design and Table I set of its n. Area: the design's post-synthesis "
+             "standard cells (and macros) times the copies the set's limbs need, each copy with its own AXI4 port "
+             "(hierarchical: the glue between copies is not synthesized). Time per product: max(cycles / f_clk, "
+             "bytes / B), f_clk from the post-synthesis tt critical path, bytes = 9 n L s / 8. The ratio is the "
+             "strongest tfhe-ntt figure measured for the set over the time at 256 GB/s. "
+             "docs/polymul_multipass.md, \"At the Table I sets\", explains the columns.", ""]
+    lines += md_head("n", "log q", "design", "limbs", "copies", "area (mm2)", "clock (MHz)", "cycles", "us (engine)",
+                     "us at 256 GB/s", "us at 25.6 GB/s", "GB/s needed", "tfhe-ntt (us)", "CPU", "vs tfhe-ntt", "goal",
+                     "<= 25 mm2", "limit")
+    for r in rows:
+        if "area_mm2" not in r:
+            lines.append(f"| {r['n']} | {r['logq']} | `{r['design']}` | | | | | | | | | | | | | | | {r['limit']} |")
+            continue
+        ratio = r["ratio_vs_tfhe_ntt"]
+        lines.append(
+            f"| {r['n']} | {r['logq']} | `{r['design']}` | {r['limbs']} | {r['copies']} | {fmt(r['area_mm2'], '.3f')} | "
+            f"{fmt(r['clock_mhz'], '.1f')} | {r['cycles_per_product']:,} | {fmt(r['engine_us'], '.2f')} | "
+            f"{fmt(r['time_us_hbm2_256'], '.2f')} | {fmt(r['time_us_ddr4_25_6'], '.2f')} | {fmt(r['bandwidth_needed_gbs'], '.1f')} | "
+            f"{fmt(r['tfhe_ntt_us'], '.3f')} | {r['tfhe_ntt_extensions'] or 'absent'} | "
+            f"{'absent' if ratio is None else format(ratio, '.3f') + 'x'} | {r['goal']}x | {'yes' if r['fits_25mm2'] else 'no'} | "
+            f"{r['limit']} |")
+    have = {r["n"] for r in rows}
+    absent = [f"({n}, {q})" for n, q in sets if n not in have]
+    if absent:
+        lines += ["", f"No synthesized multi-pass design of their n: {', '.join(absent)}."]
+    if stale:
+        lines += ["", f"Synthesized from older RTL, left out: {', '.join(f'`{d}`' for d in stale)} (`make harden DESIGN=<d> PNR=off`)."]
+    lines += ["", f"{generated_by(__file__)}; CPU figures from data/baselines/cpu_strongest.json. {stamp()}"]
+    write_md(f"{NAME}.md", lines)
+    write_csv(f"{NAME}.csv", [r for r in rows if "area_mm2" in r], CSV_FIELDS)
+    print(f"{NAME}: {len(rows)} rows -> reports/{NAME}.md, .csv")
+
+
+if __name__ == "__main__":
+    main()

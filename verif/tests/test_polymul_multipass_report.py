@@ -1,0 +1,67 @@
+"""The multi-pass engine's Table I report (flow/reports/polymul_multipass.py) on a temporary build/ with a made-up
+manifest and harden result: no synthesis, a second. What it pins: the limbs from the set (the single-pass engine's
+prime rule), the hierarchical copies and their area, the clock from the critical path, time per product =
+max(cycles / f_clk, bytes / B) at both memories, the ratio against the stored CPU figure, the limit named, and a
+result of other RTL left out."""
+import hashlib
+import json
+
+import pytest
+
+import layout
+from harden import flow_sha256
+from reports import polymul_best as pb
+from reports import polymul_multipass as pm
+
+D = "mpoly_8192_x64_b256_l1_s32_p2_t1"
+
+
+@pytest.fixture
+def build(tmp_path, monkeypatch):
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    m = {"design": D, "kind": "multipass_batch", "n": 8192, "limb_bits": 30, "slot_bits": 32, "cycles_per_product": 4400,
+         "batch": {"steady_cycles_per_product": 4400}, "model_cycles": [4096, 4096, 4096], "fill_cycles": [300, 100, 304]}
+    layout.rtl(D).parent.mkdir(parents=True)
+    layout.rtl(D).write_text("module x; endmodule\n")
+    layout.manifest(D).write_text(json.dumps(m))
+    layout.harden_dir(D).mkdir(parents=True)
+    layout.metrics(D).write_text(json.dumps({
+        "design": D, "rtl_sha256": hashlib.sha256(layout.rtl(D).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
+        "design__instance__area": 5.0e6, "critical_path_ns": 10.0, "design__instance__count": 1000, "date": "2026-11-28"}))
+    monkeypatch.setattr(pb, "baselines", lambda store, n, logq: {"tfhe_ntt_us": 132.0, "tfhe_ntt_cpu": "test CPU",
+                                                                   "tfhe_ntt_extensions": "AVX-512 IFMA"})
+    return m
+
+
+def test_rows(build):
+    (d, m), = pm.designs()
+    rows = {r["logq"]: r for r in pm.rows_of(d, m, [(8192, 123), (8192, 223), (4096, 62)], None)}
+    assert set(rows) == {123, 223}                       # the set of another n is not this design's
+    r = rows[123]
+    assert r["limbs"] == r["copies"] == 5                # five 30-bit primes make Q >= 2^123 (each just under 2^30)
+    assert r["area_mm2"] == pytest.approx(25.0)          # 5 copies x 5 mm2
+    assert r["fits_25mm2"]
+    assert r["clock_mhz"] == pytest.approx(100.0)
+    assert r["engine_us"] == pytest.approx(44.0)         # 4,400 cycles at 100 MHz
+    nbytes = 9 * 8192 * 5 * 4
+    assert r["bytes_per_product"] == nbytes
+    assert r["time_us_hbm2_256"] == pytest.approx(44.0)  # 1.44 us of traffic at 256 GB/s: the engine binds
+    assert r["time_us_ddr4_25_6"] == pytest.approx(max(44.0, nbytes / 25.6e9 * 1e6), rel=1e-3)
+    assert r["ratio_vs_tfhe_ntt"] == pytest.approx(3.0)
+    assert r["limit"] == "cycles at the clock (lanes)"
+    assert r["bandwidth_needed_gbs"] == pytest.approx(nbytes / 44.0 / 1e3, rel=1e-3)
+    big = rows[223]
+    assert big["copies"] == 8 and big["area_mm2"] == pytest.approx(40.0) and not big["fits_25mm2"]
+    assert big["limit"] == "area"
+
+
+def test_port_bound_named(build):
+    m = {**build, "cycles_per_product": 5120}            # above the slowest pass's 4,400: the port's beats
+    (r, *_) = pm.rows_of(D, m, [(8192, 123)], None)
+    assert r["limit"] == "the engine's AXI port (bus width)"
+
+
+def test_other_rtl_left_out(build):
+    layout.rtl(D).write_text("module y; endmodule\n")   # regenerated since the synthesis
+    (d, m), = pm.designs()
+    assert pm.rows_of(d, m, [(8192, 123)], None) == []
