@@ -1,6 +1,8 @@
 """cocotb bench for the multi-pass engine over a batch, its passes overlapped (``mpoly_..._t1``,
-hw/.../multipass/MultipassBatch.scala): count products, product j's five regions ``product_stride_bytes`` after
-product j - 1's, the memory cocotbext-axi's ``AxiRam``.
+hw/.../multipass/MultipassBatch.scala), or L such engines side by side (``mpoly_..._k<L>..._t1``, MultipassLimbs.scala):
+count products, product j's regions (five a limb) ``product_stride_bytes`` after product j - 1's, the memory
+cocotbext-axi's ``AxiRam`` (one per port). With L limbs, a_j and b_j are drawn mod Q = q_0 ... q_(L-1), each limb is
+checked mod q_l and their CRT mod Q, and bursts are told to their limb by the ID's upper bits or by their port.
 
 A batch: for each product j, a_j and b_j (mod q, each its own operand pattern) are written into product j's regions
 a and b (``Memory.to_bytes()`` at j x stride), random garbage into x, y and c; ``io_count`` set; ``start``; wait for
@@ -38,7 +40,7 @@ from cocotb.triggers import RisingEdge
 from axi_memory_bench import AxiMemoryBench, random_pauses
 from bench_common import start_bench
 from polymul.multipass import MultipassModel
-from polymul.multipass_manifest import manifest_params
+from polymul.multipass_manifest import manifest_params, manifest_primes
 from polymul.multipass_schedule import Memory, schedule
 from polymul.stream import negacyclic_reference
 
@@ -47,6 +49,8 @@ UNITS = ("columns", "rows", "columns_inverse")
 
 
 class BatchBench(AxiMemoryBench):
+    """One batch engine (``multipass_batch``, one limb) or L side by side (``_k<L>_t1``): engine l on limb l's regions of
+    every product, its bursts told apart by the ID's limb bits (one port) or by its port (``_y<L>``)."""
     post_reset_edges = 4     # the NTT units' reset trees: their streams open two edges after reset
 
     def __init__(self, dut, m: dict, seed: int):
@@ -54,19 +58,29 @@ class BatchBench(AxiMemoryBench):
         self.stride = self.batch["product_stride_bytes"]
         self.count_max = int(os.environ.get("MODFORGE_BATCH", "4"))
         self.count = 0
-        p = manifest_params(m)
+        self.primes = manifest_primes(m)
+        p = manifest_params(m, limb_mode="side")
         super().__init__(dut, m, seed, p)
         assert self.stride == self.layout.total_bytes, (self.stride, self.layout.total_bytes)
-        self.q = int(m["prime"])
-        assert list(p.psis) == [m["psi"]], f"the design's psi {m['psi']} is not the model's {p.psis}"
+        psis = m["psis"] if "psis" in m else [m["psi"]]
+        assert list(p.psis) == list(psis), f"the design's psi {psis} are not the model's {p.psis}"
+        self.L = len(self.primes)
+        self.Q = 1
+        for q in self.primes:
+            self.Q *= q
         self.model = MultipassModel(self.p)
-        self.pass_id_bits = m["batch"]["id_bits"] - m["batch"]["unit_id_bits"]
-        # Each unit's bursts for one product (product 0's addresses), in the schedule's order.
-        self.expected = {u: ([], []) for u in UNITS}
+        self.shared = len(self.ports) == 1
+        # The ID: the passes' own bit(s), the unit above them, the limb above that (one port shared by L engines).
+        self.pass_id_bits = self.batch["id_bits"] - self.batch["unit_id_bits"]
+        self.engine_id_bits = self.batch["id_bits"]
+        # Each engine's units' bursts for one product (product 0's addresses), in the schedule's order.
+        self.expected = {(l, u): ([], []) for l in range(self.L) for u in UNITS}
         for ps, blocks in schedule(self.p):
             for blk in blocks:
-                self.expected[ps.name][0].extend((b.addr, b.beats - 1) for b in blk.reads)
-                self.expected[ps.name][1].extend((b.addr, b.beats - 1) for b in blk.writes)
+                for b in blk.reads:
+                    self.expected[(b.limb, ps.name)][0].append((b.addr, b.beats - 1))
+                for b in blk.writes:
+                    self.expected[(b.limb, ps.name)][1].append((b.addr, b.beats - 1))
         self.reset_counts()
 
     def ram_bytes(self) -> int:
@@ -76,117 +90,149 @@ class BatchBench(AxiMemoryBench):
         return {"io_start": 0, "io_count": 0}
 
     def reset_counts(self):
-        self.seen = {}                                    # (unit, product) -> ([AR], [AW]) at product 0's addresses
-        self.w_beats = 0
+        self.seen = {}                                    # (limb, unit, product) -> ([AR], [AW]) at product 0's addresses
+        self.w_beats = {pfx: 0 for pfx in self.ports}
         self.reset_bursts()
-        self.queues = {u: (deque(), deque()) for u in range(3)}   # per unit: products of its reads / writes in flight
-        self.active_edges = [0, 0, 0]
+        self.queues = {(l, u): (deque(), deque()) for l in range(self.L) for u in range(3)}  # products in flight
+        self.active_edges = [0, 0, 0]                     # limb 0's units
         self.all_active_edges = 0
         self.order_errors = []
 
     def monitors(self):
         return [self._monitor()]
 
-    def _complete(self, unit: int, j: int) -> bool:
-        """Unit `unit` is done with product j: all its bursts of j issued and answered."""
-        ar, aw = self.seen.get((unit, j), ([], []))
-        want = self.expected[UNITS[unit]]
-        return (len(ar) == len(want[0]) and len(aw) == len(want[1])
-                and j not in self.queues[unit][0] and j not in self.queues[unit][1])
+    def _complete(self, limb: int, unit: int, j: int) -> bool:
+        """Engine `limb`'s unit `unit` is done with product j: all its bursts of j issued and answered."""
+        ar, aw = self.seen.get((limb, unit, j), ([], []))
+        want = self.expected[(limb, UNITS[unit])]
+        q = self.queues[(limb, unit)]
+        return len(ar) == len(want[0]) and len(aw) == len(want[1]) and j not in q[0] and j not in q[1]
 
-    def _order(self, ch: str, unit: int, j: int):
-        first = (unit, j) not in self.seen
-        if first and unit > 0 and not self._complete(unit - 1, j):
-            self.order_errors.append(f"{UNITS[unit]}'s first {ch} of product {j} before {UNITS[unit - 1]} was done with it")
-        if first and j > 0 and not self._complete(unit, j - 1):
-            self.order_errors.append(f"{UNITS[unit]}'s first {ch} of product {j} before it was done with product {j - 1}")
+    def _order(self, ch: str, limb: int, unit: int, j: int):
+        first = (limb, unit, j) not in self.seen
+        if first and unit > 0 and not self._complete(limb, unit - 1, j):
+            self.order_errors.append(f"limb {limb}: {UNITS[unit]}'s first {ch} of product {j} before {UNITS[unit - 1]} was done with it")
+        if first and j > 0 and not self._complete(limb, unit, j - 1):
+            self.order_errors.append(f"limb {limb}: {UNITS[unit]}'s first {ch} of product {j} before it was done with product {j - 1}")
         assert not self.order_errors, f"order of passes: {self.order_errors[0]}"   # at once, in the monitor
+
+    def _who(self, port: int, idval: int):
+        """(limb, unit) of a burst or response by its port and ID."""
+        unit = (idval >> self.pass_id_bits) & 3
+        limb = (idval >> self.engine_id_bits) if self.shared else port
+        return limb, unit
 
     async def _monitor(self):
         d = self.dut
-        sigs = self.axi_channels("mem")
-        s = lambda name: self.sig("mem", name)
+        ports = [(i, pfx, self.axi_channels(pfx)) for i, pfx in enumerate(self.ports)]
+        actives = [d.io_active] if self.L == 1 else [getattr(d, f"io_active_{l}") for l in range(self.L)]
+        out = 3 * self.m["outstanding"] * (self.L if self.shared else 1)
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
-            act = int(d.io_active.value)
+            act = int(actives[0].value)
             for u in range(3):
                 self.active_edges[u] += (act >> u) & 1
             self.all_active_edges += act == 7
-            fired = self.handshakes(sigs, "mem")
-            for ch, k in (("ar", 0), ("aw", 1)):
-                if fired[ch]:
-                    addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
-                    self.check_burst(ch.upper(), addr, ln, sz, burst)
-                    unit = int(s(f"{ch}id").value) >> self.pass_id_bits
-                    assert unit < 3, f"{ch.upper()} {addr:#x}: ID {int(s(f'{ch}id').value)} names no unit"
-                    j = addr // self.stride
-                    assert j < self.count, f"{ch.upper()} {addr:#x}: product {j}, beyond the batch of {self.count}"
-                    self._order(ch.upper(), unit, j)
-                    self.seen.setdefault((unit, j), ([], []))[k].append((addr - j * self.stride, ln))
-                    self.queues[unit][k].append(j)
-            if int(s("rvalid").value) and int(s("rready").value) and int(s("rlast").value):
-                self.queues[int(s("rid").value) >> self.pass_id_bits][0].popleft()
-            if int(s("bvalid").value) and int(s("bready").value):
-                self.queues[int(s("bid").value) >> self.pass_id_bits][1].popleft()
-            if fired["w"]:
-                self.check_w_beat(self.w_beats, int(s("wstrb").value), int(s("wlast").value))
-                self.w_beats += 1
-            out = 3 * self.m["outstanding"]
-            self.count_bursts(fired["ar"], fired["aw"], out, out, "mem")
+            for port, pfx, sigs in ports:
+                s = lambda name, pfx=pfx: self.sig(pfx, name)
+                fired = self.handshakes(sigs, pfx)
+                for ch, k in (("ar", 0), ("aw", 1)):
+                    if fired[ch]:
+                        addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
+                        self.check_burst(ch.upper(), addr, ln, sz, burst)
+                        limb, unit = self._who(port, int(s(f"{ch}id").value))
+                        assert unit < 3 and limb < self.L, f"{pfx} {ch.upper()} {addr:#x}: ID {int(s(f'{ch}id').value)} names no unit"
+                        j = addr // self.stride
+                        assert j < self.count, f"{pfx} {ch.upper()} {addr:#x}: product {j}, beyond the batch of {self.count}"
+                        self._order(ch.upper(), limb, unit, j)
+                        self.seen.setdefault((limb, unit, j), ([], []))[k].append((addr - j * self.stride, ln))
+                        self.queues[(limb, unit)][k].append(j)
+                if int(s("rvalid").value) and int(s("rready").value) and int(s("rlast").value):
+                    self.queues[self._who(port, int(s("rid").value))][0].popleft()
+                if int(s("bvalid").value) and int(s("bready").value):
+                    self.queues[self._who(port, int(s("bid").value))][1].popleft()
+                if fired["w"]:
+                    self.check_w_beat(self.w_beats[pfx], int(s("wstrb").value), int(s("wlast").value))
+                    self.w_beats[pfx] += 1
+                self.count_bursts(fired["ar"], fired["aw"], out, out, pfx)
 
     # ---- a batch ----
     async def run_batch(self, patterns, label: str) -> dict:
         count = len(patterns)
         assert count <= self.count_max, f"{count} products, the memory holds {self.count_max} (MODFORGE_BATCH)"
         self.count = count
-        q, lay, sb = self.q, self.layout, self.slot_bytes
-        ops = [self.operands(pt, q) for pt in patterns]
+        lay, sb, L = self.layout, self.slot_bytes, self.L
+        ops = [self.operands(pt, self.Q) for pt in patterns]      # mod Q; limb l holds them mod q_l
+        limbs = [([[x % q for x in a] for q in self.primes], [[x % q for x in b] for q in self.primes]) for a, b in ops]
         before, expect = [], []
-        for a, b in ops:
+        for al, bl in limbs:
             mem = Memory(self.p)
-            mem.load("a", 0, a)
-            mem.load("b", 0, b)
+            for l in range(L):
+                mem.load("a", l, al[l])
+                mem.load("b", l, bl[l])
             words = list(mem.words)
-            for region in ("x", "y", "c"):
-                lo = lay.base(region, 0) // sb
-                for i in range(lo, lo + lay.region_bytes // sb):
-                    words[i] = self.rng.getrandbits(self.s)
-            after = self.model.run([a], [b])
+            for l in range(L):
+                for region in ("x", "y", "c"):
+                    lo = lay.base(region, l) // sb
+                    for i in range(lo, lo + lay.region_bytes // sb):
+                        words[i] = self.rng.getrandbits(self.s)
+            after = self.model.run(al, bl)
             want = list(words)
-            for region in ("x", "y", "c"):
-                lo = lay.base(region, 0) // sb
-                want[lo:lo + self.n] = after.words[lo:lo + self.n]
+            for l in range(L):
+                for region in ("x", "y", "c"):
+                    lo = lay.base(region, l) // sb
+                    want[lo:lo + self.n] = after.words[lo:lo + self.n]
             before.append(self.to_bytes(words))
             expect.append(self.to_bytes(want))
         tail = bytes(self.rng.getrandbits(8) for _ in range(self.ram_bytes() - count * self.stride))
-        self.ram.write(0, b"".join(before) + tail)
+        for ram in self.rams:
+            ram.write(0, b"".join(before) + tail)
         self.reset_counts()
         self.dut.io_count.value = count
-        traffic = lambda: (sum(len(x[0]) + len(x[1]) for x in self.seen.values()), self.w_beats)
+        traffic = lambda: (sum(len(x[0]) + len(x[1]) for x in self.seen.values()), sum(self.w_beats.values()))
         promise = self.m["latency"] + (count - 1) * self.batch["steady_cycles_per_product"] if count else 0
         cycles = await self.run_to_done(label, 50 * max(promise, 100) + 20000, traffic)
         assert not self.order_errors, f"{label}: order of passes: {self.order_errors[0]}"
-        got = self.ram.read(0, self.ram_bytes())
-        for j, (a, b) in enumerate(ops):
-            img = got[j * self.stride:(j + 1) * self.stride]
-            c = self.region_words(img, "c")
-            ref = negacyclic_reference(a, b, self.n, q)
-            bad = [i for i in range(self.n) if c[i] != ref[i]]
-            assert not bad, (f"{label}: product {j} ({patterns[j]}): c differs from the schoolbook a b mod (x^n + 1, {q}) at "
-                             f"{len(bad)} coefficients, first c[{bad[0]}] = {c[bad[0]]}, expected {ref[bad[0]]}")
-            self.diff_memory(f"{label}: product {j}", img, expect[j], "the model's image")
-            for u, name in enumerate(UNITS):
-                seen = self.seen.get((u, j), ([], []))
-                for ch, k in (("AR", 0), ("AW", 1)):
-                    g, w = seen[k], self.expected[name][k]
-                    if name == "rows":
-                        assert Counter(g) == Counter(w), f"{label}: product {j}: {name} {ch} bursts are not the schedule's as a multiset"
-                    else:
-                        assert g == w, f"{label}: product {j}: {name} {ch} bursts are not the schedule's, in order"
-        assert got[count * self.stride:] == tail, f"{label}: a write beyond the batch's {count} products"
-        r = {"test": label, "patterns": list(patterns), "count": count, "pause": self.pause, "cycles": cycles,
-             "promise": promise, "ratio": round(cycles / promise, 4) if promise else None,
+        span = 5 * lay.region_bytes                                  # one limb's five regions
+        imgs = [ram.read(0, self.ram_bytes()) for ram in self.rams]
+        for j in range(count):
+            at = j * self.stride
+            if self.shared:
+                got = imgs[0][at:at + self.stride]
+                self.diff_memory(f"{label}: product {j}", got, expect[j], "the model's image")
+            else:
+                # A port per limb: limb l's regions from memory l, every other byte of memory l as written before.
+                got = b"".join(imgs[l][at + l * span:at + (l + 1) * span] for l in range(L))
+                for l, img in enumerate(imgs):
+                    want = before[j][:l * span] + expect[j][l * span:(l + 1) * span] + before[j][(l + 1) * span:]
+                    self.diff_memory(f"{label}: product {j}, memory {l}", img[at:at + self.stride], want,
+                                     f"port {l}'s image (limb {l}'s regions written, the rest untouched)")
+            al, bl = limbs[j]
+            cs = [self.region_words(got, "c", l) for l in range(L)]
+            for l, q in enumerate(self.primes):
+                ref = negacyclic_reference(al[l], bl[l], self.n, q)
+                bad = [i for i in range(self.n) if cs[l][i] != ref[i]]
+                assert not bad, (f"{label}: product {j} ({patterns[j]}), limb {l}: c differs from the schoolbook a b mod "
+                                 f"(x^n + 1, {q}) at {len(bad)} coefficients, first c[{bad[0]}] = {cs[l][bad[0]]}, expected {ref[bad[0]]}")
+            if L > 1:
+                a, b = ops[j]
+                crt = [sum(cs[l][i] * (self.Q // q) * pow(self.Q // q, -1, q) for l, q in enumerate(self.primes)) % self.Q
+                       for i in range(self.n)]
+                assert crt == negacyclic_reference(a, b, self.n, self.Q), f"{label}: product {j}: the CRT of the limbs is not a b mod (x^n + 1, Q)"
+            for l in range(L):
+                for u, name in enumerate(UNITS):
+                    seen = self.seen.get((l, u, j), ([], []))
+                    for ch, k in (("AR", 0), ("AW", 1)):
+                        g, w = seen[k], self.expected[(l, name)][k]
+                        if name == "rows":
+                            assert Counter(g) == Counter(w), f"{label}: product {j}, limb {l}: {name} {ch} bursts are not the schedule's as a multiset"
+                        else:
+                            assert g == w, f"{label}: product {j}, limb {l}: {name} {ch} bursts are not the schedule's, in order"
+        for img in imgs:
+            assert img[count * self.stride:] == tail, f"{label}: a write beyond the batch's {count} products"
+        r = {"test": label, "patterns": list(patterns), "count": count, "limbs": L, "ports": len(self.ports), "pause": self.pause,
+             "cycles": cycles, "promise": promise, "ratio": round(cycles / promise, 4) if promise else None,
              "sequential_promise": count * self.m["latency"], "active_edges": dict(zip(UNITS, self.active_edges)),
              "all_units_active_edges": self.all_active_edges, "max_reads_in_flight": self.max_reads_in_flight,
              "max_writes_in_flight": self.max_writes_in_flight}
@@ -224,6 +270,7 @@ async def batch_slow_b(dut):
     that started a product before the unit ahead of it was done with it shows in the order check."""
     tb = await _bench(dut, 2)
     rng = random.Random(tb.rng.random())
-    tb.ram.write_if.b_channel.set_pause_generator(random_pauses(rng, 0.9))
+    for ram in tb.rams:
+        ram.write_if.b_channel.set_pause_generator(random_pauses(rng, 0.9))
     tb.pause = 0.9
     tb.record("batch", [await tb.run_batch(("random", "random", "random"), "batch_slow_b:three")])

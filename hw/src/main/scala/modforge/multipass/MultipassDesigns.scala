@@ -53,8 +53,8 @@ object MultipassDesigns {
     * the bench that drives it (no gate-level bench yet), the model `polymul.multipass`. */
   def entry(name: String, c: Product): RegistryEntry = {
     val (kind, title, bench, ps) = c match {
-      case l: MultipassLimbsConfig => ("limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, AXI4 master",
-        "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
+      case l: MultipassLimbsConfig => (if (l.batch) "batch_limbs" else "limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, " +
+        (if (l.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (l.batch) "multipass_batch_bench" else "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
           "primes" -> l.engines.map(_.q)) ++ (if (l.givenPrimes) Seq("prime_class" -> "given") else Nil) ++
           Seq("psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
       case e: MultipassEngineConfig => (if (e.batch) "batch" else "engine", "multi-pass negacyclic polynomial multiplier, one limb, " +

@@ -15,6 +15,9 @@ import spinal.lib.bus.amba4.axi._
   *
   * With a port per limb (`ports` = L) the engines' masters are the ports `mems_<l>`, nothing shared.
   *
+  * With `_t1` every engine is a [[MultipassBatch]] over the same batch (`count`), limb l's regions of product j at
+  * (j L + l) x five regions: the engines' `active` replace `pass`.
+  *
   * `start` (taken while not `busy`) starts every engine; `done` pulses one cycle once the last of them is done.
   * `busy` is high from the start until `done` (and while any engine is busy after reset). `pass` is each engine's
   * active pass (0 idle, 1 columns, 2 rows, 3 columns_inverse).
@@ -22,23 +25,40 @@ import spinal.lib.bus.amba4.axi._
 class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
   val io = new Bundle {
     val start = in Bool ()
+    /** With `_t1`: the products in the batch, taken with `start` by every engine. */
+    val count = c.batch generate (in UInt (c.engines.head.countBits bits))
     val busy = out Bool ()
     val done = out Bool ()
-    val pass = out Vec (UInt(2 bits), c.limbs)
+    val pass = (!c.batch) generate (out Vec (UInt(2 bits), c.limbs))
+    /** With `_t1`: each engine's units in a pass ([[MultipassBatch]]'s `active`). */
+    val active = c.batch generate (out Vec (Bits(3 bits), c.limbs))
     val respError = out Bool ()
     /** One port shared by the limbs, or one per limb (`mems_<l>`). */
     val mem = (c.ports == 1) generate master(Axi4(c.axi))
-    val mems = (c.ports > 1) generate Vec(master(Axi4(c.axi)), c.limbs)
+    val mems = (c.ports > 1) generate Vec(master(Axi4(c.engineAxi)), c.limbs)
   }
   if (c.ports == 1) Axi4SpecRenamer(io.mem) else io.mems.foreach(Axi4SpecRenamer(_))
 
-  val engines = c.engines.map(e => new MultipassEngine(e))
+  /** What the top needs of an engine, whichever kind. */
+  private case class EnginePorts(start: Bool, busy: Bool, done: Bool, respError: Bool, mem: Axi4, pass: Option[UInt], active: Option[Bits])
+  private val ports: Seq[EnginePorts] =
+    if (c.batch) c.engines.zipWithIndex.map { case (e, l) =>
+      val b = new MultipassBatch(e)
+      b.setName(s"engines_$l")
+      b.io.count := io.count
+      EnginePorts(b.io.start, b.io.busy, b.io.done, b.io.respError, b.io.mem, None, Some(b.io.active))
+    }
+    else c.engines.zipWithIndex.map { case (e, l) =>
+      val x = new MultipassEngine(e)
+      x.setName(s"engines_$l")
+      EnginePorts(x.io.start, x.io.busy, x.io.done, x.io.respError, x.io.mem, Some(x.io.pass), None)
+    }
   val shared = (c.ports == 1) generate new Area {
     val reads = Axi4ReadOnlyArbiter(c.axi, c.limbs)
     val writes = Axi4WriteOnlyArbiter(c.axi, c.limbs, c.routeDepth)
-    for ((e, l) <- engines.zipWithIndex) {
-      reads.io.inputs(l) << e.io.mem.toReadOnly()
-      writes.io.inputs(l) << e.io.mem.toWriteOnly()
+    for ((e, l) <- ports.zipWithIndex) {
+      reads.io.inputs(l) << e.mem.toReadOnly()
+      writes.io.inputs(l) << e.mem.toWriteOnly()
     }
     io.mem.ar << reads.io.output.ar
     reads.io.output.r << io.mem.r
@@ -46,21 +66,22 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
     io.mem.w << writes.io.output.w
     writes.io.output.b << io.mem.b
   }
-  if (c.ports > 1) for ((e, l) <- engines.zipWithIndex) io.mems(l) <> e.io.mem
+  if (c.ports > 1) for ((e, l) <- ports.zipWithIndex) io.mems(l) <> e.mem
 
-  /** Engines that have finished this product; `done` once all have. */
+  /** Engines that have finished this product (or batch); `done` once all have. */
   val finished = Reg(Bits(c.limbs bits)) init (0)
   val running = Reg(Bool()) init (False)
   val done = Reg(Bool()) init (False)
-  val anyBusy = engines.map(_.io.busy).reduce(_ || _)
+  val anyBusy = ports.map(_.busy).reduce(_ || _)
   io.busy := running || anyBusy
   io.done := done
-  io.respError := engines.map(_.io.respError).reduce(_ || _)
+  io.respError := ports.map(_.respError).reduce(_ || _)
   done := False
-  for ((e, l) <- engines.zipWithIndex) {
-    e.io.start := io.start && !io.busy
-    io.pass(l) := e.io.pass
-    when(e.io.done) { finished(l) := True }
+  for ((e, l) <- ports.zipWithIndex) {
+    e.start := io.start && !io.busy
+    e.pass.foreach(io.pass(l) := _)
+    e.active.foreach(io.active(l) := _)
+    when(e.done) { finished(l) := True }
   }
   when(io.start && !io.busy) { running := True; finished := 0 }
   when(running && finished.andR) { running := False; done := True; finished := 0 }

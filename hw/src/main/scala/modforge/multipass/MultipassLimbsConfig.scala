@@ -15,10 +15,13 @@ import modforge.polymul.{PrimeClass, StreamMul, StreamPrimes}
   * here at most w bits, w = `limbBits` or the widest prime's bits, at least 17, at most 62 and the slot's), or the L
   * largest w-bit primes = 1 mod 2n (w = slot bits - 2 unless `limbBits`), the one-limb engine's default prime and the
   * next L - 1 below it. The other options are the one-limb engine's, the same for every limb.
+  *
+  * `batch` (`_t1`): every engine is a [[MultipassBatch]]; product j's regions (five a limb, limb l's at l x five
+  * regions) lie `productStrideBytes` after product j - 1's.
   */
 case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                 lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, primes: Seq[BigInt] = Nil,
-                                mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1) {
+                                mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1, batch: Boolean = false) {
   require(limbs >= 2 && limbs <= 64, s"limbs = $limbs: side by side takes 2 to 64 limbs (one limb: the one-limb engine, no _k)")
   require(ports == 1 || ports == limbs, s"ports = $ports: the limbs share one AXI4 port (1) or have one each ($limbs)")
   require(primes.isEmpty || primes.size == limbs, s"PRIMES gives ${primes.size} prime${if (primes.size == 1) "" else "s"} for " +
@@ -51,7 +54,7 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
   }
   val engines: Seq[MultipassEngineConfig] = limbPrimes.zipWithIndex.map { case (q, l) =>
     MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, if (givenPrimes) givenBits else limbBits, q, mul,
-      halves, limb = l)
+      halves, limb = l, batch = batch, productLimbs = limbs)
   }
   val mover: MoverConfig = engines.head.mover
   val w: Int = engines.head.w
@@ -63,7 +66,9 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
   val addressBits: Int = spinal.core.log2Up(mover.footprintBytes * limbs) max mover.addressBits
   require(addressBits == mover.addressBits, s"the $limbs limbs' regions take ${mover.footprintBytes * limbs} bytes, more than " +
     s"the ${mover.addressBits}-bit address")
-  def axi = mover.axi.copy(idWidth = mover.axi.idWidth + limbIdBits)
+  /** An engine's own port: the passes' bus, or with `batch` that bus with the unit's two ID bits ([[MultipassBatch]]). */
+  def engineAxi = if (batch) engines.head.batchAxi else mover.axi
+  def axi = engineAxi.copy(idWidth = engineAxi.idWidth + limbIdBits)
   /** W beats routed after their AW: the write arbiter's queue of granted AWs, enough for every engine's bursts in flight. */
-  val routeDepth: Int = limbs * outstanding
+  val routeDepth: Int = limbs * outstanding * (if (batch) 3 else 1) // a batch engine has three units' bursts in flight
 }

@@ -24,7 +24,7 @@ import java.io.{File, PrintWriter}
   */
 object MultipassLimbsDesigns {
   val grammar = "mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_y<1|limbs>]"
+    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_y<1|limbs>][_t1]"
 
   /** A multi-limb name: an `mpoly_` name with a `_k` option. */
   def isLimbs(name: String): Boolean = name.startsWith("mpoly_") && """_k\d""".r.findFirstIn(name).isDefined
@@ -32,7 +32,8 @@ object MultipassLimbsDesigns {
   /** `primes`: the user's own limb primes (`--primes`, make's PRIMES=), which the name carries as `_q<hash>`; a name
     * with `_q` and no primes, without `_q` or with another hash than theirs is refused, naming the right name. */
   def parse(design: String, primes: Seq[BigInt] = Nil): Either[String, MultipassLimbsConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhy", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhyt", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
+      require(Set(0, 1).contains(o.int("t", 0)), s"_t${o.int("t", 0)}: _t1 runs a batch with the passes overlapped, _t0 (the default) one product at a time")
       val hash = o.opts.get("q")
       val list = primes.mkString(",")
       val how = "the first 7 hex digits of sha256 of the primes in decimal, in their order, joined by ','"
@@ -40,7 +41,8 @@ object MultipassLimbsDesigns {
         s"given: pass the primes whose hash is ${hash.getOrElse("")} (make rtl PRIMES=q0,q1,..., Generate --primes q0,q1,...: $how)")
       val c = MultipassLimbsConfig(o.n, o.n1, limbs = o.int("k", 1), busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
-        primes = primes, mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1))
+        primes = primes, mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1),
+        batch = o.int("t", 0) == 1)
       val right = if (primes.isEmpty) "" else StreamPrimes.hash(primes)
       // The name of these primes: the name as given, its _q<hash> set to theirs (appended when it has none).
       val named = hash.fold(s"${design}_q$right")(h => design.replaceFirst(s"_q$h(?=_|$$)", s"_q$right"))
@@ -63,11 +65,13 @@ object MultipassLimbsDesigns {
     def nums(xs: Seq[Any]) = xs.mkString("[", ", ", "]")
     val bases = c.engines.map(e => MoverConfig.Regions.map(r => s""""$r": ${e.mover.regionBase(r)}""").mkString("{", ", ", "}"))
     // Given primes (PRIMES=, _q<hash>) say so; drawn ones (the largest w-bit primes) leave the manifest as it was.
+    // A batch's steady state (the limbs on one port share its beats), or one product's promise.
+    val cycles = if (c.batch) e0.batchCycles(c.limbs / c.ports) else e0.promisedCycles(c.limbs / c.ports)
     val primeClass = if (c.givenPrimes) "\n  \"prime_class\": \"given\"," else ""
     val w = new PrintWriter(new File(dir, s"$name.json"))
     w.println(s"""{
   "design": "$name",
-  "kind": "multipass_limbs",
+  "kind": "${if (c.batch) "multipass_batch" else "multipass_limbs"}",
   "family": "multipass",
   "registry": ${MultipassDesigns.entry(name, c).json},
   "title": "multi-pass negacyclic polynomial multiplier, ${c.limbs} limbs side by side behind one AXI4 master",
@@ -80,9 +84,12 @@ ${MultipassManifest.layout(m, c.P, c.limbs)}
   "latency": ${e0.promisedCycles(c.limbs / c.ports)},
   "model_cycles": ${e0.modelCycles(c.limbs / c.ports).mkString("[", ", ", "]")},
   "fill_cycles": ${e0.fillCycles.mkString("[", ", ", "]")},
-  "cycles_per_product": ${e0.promisedCycles(c.limbs / c.ports)},
+  "cycles_per_product": ${cycles},${if (c.batch) s"""
+  "batch": {"count_bits": ${e0.countBits}, "product_stride_bytes": ${e0.productStrideBytes}, "unit_id_bits": 2, "id_bits": ${e0.batchAxi.idWidth},
+    "units": ["columns", "rows", "columns_inverse"], "steady_cycles_per_product": ${cycles},
+    "promise": "first product: latency; each later one: steady_cycles_per_product"},""" else ""}
   "bytes_per_product_per_port": ${e0.bytesPerProduct * (c.limbs / c.ports)},
-  "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * (c.limbs / c.ports)).toDouble / e0.promisedCycles((c.limbs / c.ports)))},
+  "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * (c.limbs / c.ports)).toDouble / cycles)},
   "limb_bits": ${c.w},
   "primes": ${nums(c.engines.map(_.q))},$primeClass
   "psis": ${nums(c.engines.map(_.columns.psi))},
