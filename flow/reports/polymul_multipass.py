@@ -46,7 +46,7 @@ GOALS = {1024: 3.0, 2048: 1.5, 4096: 1.5}   # the issue's ratios; 3x at every n 
 CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "hierarchical", "area_mm2", "clock_mhz", "cycles_per_product",
               "engine_us", "bytes_per_product", "time_us_hbm2_256", "time_us_ddr4_25_6", "bandwidth_needed_gbs",
               "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "ratio_vs_tfhe_ntt", "goal", "fits_25mm2", "limit",
-              "synthesized"]
+              "misses", "synthesized"]
 
 
 def designs() -> list:
@@ -95,6 +95,11 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
         limit = ("area" if area > AREA_BUDGET_MM2 else
                  "bandwidth" if nbytes / MEMORIES["hbm2_256"] * 1e6 > engine_us else
                  "the engine's AXI port (bus width)" if cycles > passes else "cycles at the clock (lanes)")
+        misses = []
+        if area > AREA_BUDGET_MM2:
+            misses.append(f"area {area:.1f} mm2 is {area / AREA_BUDGET_MM2:.2f}x the budget")
+        if ratio is not None and ratio < goal:
+            misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x")
         out.append({
             "n": n, "logq": logq, "design": d, "kind": m["kind"].removeprefix("multipass_"), "limbs": L, "copies": copies,
             "hierarchical": (f"{copies} copies of the synthesized {ld}-limb design, a port each; glue not synthesized; "
@@ -106,7 +111,7 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
             "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
             "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
             "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
-            "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit,
+            "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
             "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns",
         })
     return out
@@ -129,7 +134,7 @@ def main():
              "docs/polymul_multipass.md, \"At the Table I sets\", explains the columns.", ""]
     lines += md_head("n", "log q", "design", "limbs", "copies", "area (mm2)", "clock (MHz)", "cycles", "us (engine)",
                      "us at 256 GB/s", "us at 25.6 GB/s", "GB/s needed", "tfhe-ntt (us)", "CPU", "vs tfhe-ntt", "goal",
-                     "<= 25 mm2", "limit")
+                     "<= 25 mm2", "limit", "misses by")
     for r in rows:
         if "area_mm2" not in r:
             lines.append(f"| {r['n']} | {r['logq']} | `{r['design']}` | | | | | | | | | | | | | | | {r['limit']} |")
@@ -141,7 +146,7 @@ def main():
             f"{fmt(r['time_us_hbm2_256'], '.2f')} | {fmt(r['time_us_ddr4_25_6'], '.2f')} | {fmt(r['bandwidth_needed_gbs'], '.1f')} | "
             f"{fmt(r['tfhe_ntt_us'], '.3f')} | {r['tfhe_ntt_extensions'] or 'absent'} | "
             f"{'absent' if ratio is None else format(ratio, '.3f') + 'x'} | {r['goal']}x | {'yes' if r['fits_25mm2'] else 'no'} | "
-            f"{r['limit']} |")
+            f"{r['limit']} | {r['misses']} |")
     have = {r["n"] for r in rows}
     absent = [f"({n}, {q})" for n, q in sets if n not in have]
     if absent:
