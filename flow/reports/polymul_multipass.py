@@ -29,14 +29,12 @@ none is estimated beyond the hierarchical count.
 import json
 import math
 import sys
-from pathlib import Path
 
 import layout
 from reports import polymul_best as pb
 from reports.common import fmt, generated_by, harden_result, md_head, same_rtl, stamp, write_csv, write_md
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "verif"))
-from polymul.multipass import MultipassError, stream_primes  # noqa: E402
+from polymul.multipass import MultipassError, stream_primes
 
 NAME = "polymul_multipass"
 KINDS = ("multipass_engine", "multipass_batch", "multipass_limbs")
