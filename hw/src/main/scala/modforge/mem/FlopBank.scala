@@ -1,6 +1,6 @@
 package modforge.mem
 
-import modforge.FanoutReg
+import modforge.{FanoutMux, FanoutReg}
 import spinal.core._
 
 /** [[SyncRamIo]] in flip-flops whose address, enable and data nets each drive at most [[FanoutReg.maxFanout]] sinks,
@@ -22,7 +22,6 @@ import spinal.core._
   */
 class FlopBank(width: Int, depth: Int) extends SyncRam(width, depth) {
   private val ab = io.addrBits
-  private val padded = 1 << ab
   val words = Vec.fill(depth)(Reg(UInt(width bits)))
 
   // ---- Write: per group of G words, registered copies of the enable, the address and the data ----
@@ -41,10 +40,6 @@ class FlopBank(width: Int, depth: Int) extends SyncRam(width, depth) {
   }
 
   // ---- Read: a multiplexer tree, level k selected by copies of the registered address bit k ----
-  private val tree = (0 until ab).foldLeft(words.toSeq ++ Seq.fill(padded - depth)(U(0, width bits))) { (in, k) =>
-    val pairs = in.grouped(2).toSeq
-    val sel = FanoutReg(io.rdAddr(k), FanoutReg.copies(pairs.size * width))
-    pairs.zipWithIndex.map { case (p, i) => Mux(sel(i * width / FanoutReg.maxFanout), p(1), p(0)) }
-  }
-  io.rdData := tree.head
+  // The address register is the tree's copies: its next value is this cycle's read address.
+  io.rdData := FanoutMux(words.toSeq, io.rdAddr)
 }
