@@ -92,6 +92,21 @@ def manifest_path(design: str) -> Path:
     return layout.manifest(design)
 
 
+def manifests(pattern: str = "*/rtl/*.json"):
+    """(design, manifest) of every design in the build folder whose manifest matches `pattern` (build/<d>/rtl/<d>.json
+    by default; build/<d>/plan/<d>.json for the planned ones), in name order; unreadable files are skipped."""
+    out = []
+    for p in sorted(layout.BUILD.glob(pattern)):
+        d = p.parent.parent.name
+        if p.stem != d:
+            continue
+        try:
+            out.append((d, json.loads(p.read_text())))
+        except ValueError:
+            continue
+    return out
+
+
 def manifest(design: str, required: bool = False):
     """The design's manifest, build/<d>/rtl/<d>.json (`make rtl`): None if it is missing, unless
     required (then FileNotFoundError)."""

@@ -61,17 +61,8 @@ def stream_designs() -> list:
     """Every design in the build folder whose manifest is a stream engine's, sorted: generated ones
     (build/<d>/rtl/<d>.json) and planned ones (`Generate --manifest-only`: build/<d>/plan/<d>.json,
     storage and cycles without RTL, for the sets too large to write)."""
-    out = set()
-    for p in sorted([*layout.BUILD.glob("*/rtl/*.json"), *layout.BUILD.glob("*/plan/*.json")]):
-        d = p.parent.parent.name
-        if p.stem != d:
-            continue
-        try:
-            m = json.loads(p.read_text())
-        except ValueError:
-            continue
-        if m.get("kind") == "polymul_stream":
-            out.add(d)
+    out = {d for pattern in ("*/rtl/*.json", "*/plan/*.json") for d, m in common.manifests(pattern)
+           if m.get("kind") == "polymul_stream"}
     return sorted(out)
 
 

@@ -26,13 +26,11 @@ and every Table I set of the same n, one row:
 It runs nothing: a set with no synthesized design of its n is listed as absent. Numbers come from the files named;
 none is estimated beyond the hierarchical count.
 """
-import json
 import math
 import sys
 
-import layout
 from reports import polymul_best as pb
-from reports.common import fmt, generated_by, harden_result, md_head, same_rtl, stamp, write_csv, write_md
+from reports.common import fmt, manifests, generated_by, harden_result, md_head, same_rtl, stamp, write_csv, write_md
 
 from polymul.multipass import MultipassError, stream_primes
 
@@ -48,18 +46,8 @@ CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "hierarchical", 
 
 
 def designs() -> list:
-    out = []
-    for p in sorted(layout.BUILD.glob("*/rtl/*.json")):
-        d = p.parent.parent.name
-        if p.stem != d:
-            continue
-        try:
-            m = json.loads(p.read_text())
-        except ValueError:
-            continue
-        if m.get("kind") in KINDS:
-            out.append((d, m))
-    return out
+    """(design, manifest) of every multi-pass engine generated in the build folder."""
+    return [(d, m) for d, m in manifests() if m.get("kind") in KINDS]
 
 
 def rows_of(d: str, m: dict, sets: list, store) -> list:

@@ -54,10 +54,7 @@ ${MultipassManifest.layout(m, c.P)}
   "latency": ${c.promisedCycles()},
   "model_cycles": ${c.modelCycles().mkString("[", ", ", "]")},
   "fill_cycles": ${c.fillCycles.mkString("[", ", ", "]")},
-  "cycles_per_product": ${if (c.batch) c.batchCycles() else c.promisedCycles()},${if (c.batch) s"""
-  "batch": {"count_bits": ${c.countBits}, "product_stride_bytes": ${c.productStrideBytes}, "unit_id_bits": 2, "id_bits": ${c.batchAxi.idWidth},
-    "units": ["columns", "rows", "columns_inverse"], "steady_cycles_per_product": ${c.batchCycles()},
-    "promise": "first product: latency; each later one: steady_cycles_per_product"},""" else ""}
+  "cycles_per_product": ${if (c.batch) c.batchCycles() else c.promisedCycles()},${MultipassManifest.batch(c, c.batchCycles())}
   "bytes_per_product_per_port": ${c.bytesPerProduct * 1},
   "bytes_per_cycle_per_port": ${"%.3f".format((c.bytesPerProduct * 1).toDouble / (if (c.batch) c.batchCycles() else c.promisedCycles()))},
   "limb_bits": ${c.w},

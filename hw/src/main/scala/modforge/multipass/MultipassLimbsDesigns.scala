@@ -84,10 +84,7 @@ ${MultipassManifest.layout(m, c.P, c.limbs)}
   "latency": ${e0.promisedCycles(c.limbs / c.ports)},
   "model_cycles": ${e0.modelCycles(c.limbs / c.ports).mkString("[", ", ", "]")},
   "fill_cycles": ${e0.fillCycles.mkString("[", ", ", "]")},
-  "cycles_per_product": ${cycles},${if (c.batch) s"""
-  "batch": {"count_bits": ${e0.countBits}, "product_stride_bytes": ${e0.productStrideBytes}, "unit_id_bits": 2, "id_bits": ${e0.batchAxi.idWidth},
-    "units": ["columns", "rows", "columns_inverse"], "steady_cycles_per_product": ${cycles},
-    "promise": "first product: latency; each later one: steady_cycles_per_product"},""" else ""}
+  "cycles_per_product": ${cycles},${MultipassManifest.batch(e0, cycles)}
   "bytes_per_product_per_port": ${e0.bytesPerProduct * (c.limbs / c.ports)},
   "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * (c.limbs / c.ports)).toDouble / cycles)},
   "limb_bits": ${c.w},

@@ -18,4 +18,12 @@ object MultipassManifest {
   "address_bits": ${m.addressBits},
   "region_bytes": ${m.regionBytes},
   "footprint_bytes": ${m.footprintBytes * limbs},"""
+
+  /** A batch design's `batch` member (a line of its own, after `cycles_per_product`), or nothing: `e` the (first)
+    * engine, `steady` the cycles per product in the steady state. */
+  def batch(e: MultipassEngineConfig, steady: Int): String =
+    if (!e.batch) "" else s"""
+  "batch": {"count_bits": ${e.countBits}, "product_stride_bytes": ${e.productStrideBytes}, "unit_id_bits": 2, "id_bits": ${e.batchAxi.idWidth},
+    "units": ["columns", "rows", "columns_inverse"], "steady_cycles_per_product": $steady,
+    "promise": "first product: latency; each later one: steady_cycles_per_product"},"""
 }
