@@ -14,7 +14,7 @@ help:
 	@echo "flow and FPGA, any design (docs/flow.md):"
 	@echo "  make harden DESIGN=<d>  the main job: RTL, synthesis, STA at tt/ss/ff -> build/<d>/harden/; then, where"
 	@echo "                          OpenROAD is found, LibreLane's Classic flow to GDS, DRC, LVS, post-route STA"
-	@echo "                          -> build/<d>/pnr/ [PNR=auto|on|off PNR_LIMIT_MIN=<m> PNR_SET=\"VAR=JSON ...\"]"
+	@echo "                          -> build/<d>/pnr/ [PNR=auto|on|off PNR_LIMIT_MIN=<m> PNR_SET=\"VAR=JSON ...\" PNR_RESUME=1]"
 	@echo "  make pnr-report         reports/pnr.csv, pnr.md: every layout of build/ (flow/reports/pnr_table.py)"
 	@echo "  make gls DESIGN=<d>     the cocotb bench on the synthesized netlist (Icarus); hardens first if the"
 	@echo "                          netlist is missing or was made from other RTL"
@@ -92,9 +92,12 @@ PNR ?= auto
 PNR_LIMIT_MIN ?=
 # PNR_SET="VAR=JSON ..." sets LibreLane variables for this layout (recorded in its metrics.json), e.g. DRT_THREADS=1
 PNR_SET ?=
+# PNR_RESUME=1 continues the layout a time limit stopped, from the step it was in (flow/pnr.py --resume), or
+# PNR_RESUME=<LibreLane step id> from that step; the netlist is then kept as it is (harden.py --if-stale)
+PNR_RESUME ?=
 harden: rtl
-	.venv/bin/python flow/harden.py $(DESIGN)
-	$(if $(filter off,$(PNR)),,.venv/bin/python flow/pnr.py $(DESIGN) --tools $(PNR) $(if $(PNR_LIMIT_MIN),--time-limit-min $(PNR_LIMIT_MIN)) $(foreach s,$(PNR_SET),--set $(s)))
+	.venv/bin/python flow/harden.py $(DESIGN) $(if $(PNR_RESUME),--if-stale)
+	$(if $(filter off,$(PNR)),,.venv/bin/python flow/pnr.py $(DESIGN) --tools $(PNR) $(if $(PNR_RESUME),--resume $(filter-out 1,$(PNR_RESUME))) $(if $(PNR_LIMIT_MIN),--time-limit-min $(PNR_LIMIT_MIN)) $(foreach s,$(PNR_SET),--set $(s)))
 
 # Gate-level cocotb on build/<d>/harden/<d>.nl.v, hardened first if it is missing or was made from
 # other RTL (harden.py --if-stale compares the RTL's hash with its metrics.json's rtl_sha256).

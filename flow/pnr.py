@@ -21,6 +21,12 @@ Results go to build/<d>/pnr/: metrics.json, summary.md, <d>.gds, <d>.png (a KLay
 the routed netlist <d>.pnl.v with its SDF per corner and SPEF; replaced only when the run
 finished, so a failed run leaves the last good result. The run folder is
 build/<d>/librelane/runs/pnr. Each step's wall time and peak memory are in metrics.json.
+
+--resume (make harden PNR_RESUME=1) continues a layout that its time limit stopped: LibreLane's
+own resumption (`--from` the step the last attempt of build/<d>/pnr_attempts/ was in, on the same
+run folder, from the state the last finished step left). It refuses where the configuration or the
+post-synthesis netlist has changed since. The result's runtime_s is then the sum of the steps'
+times (the stopped step's lost part not counted) and metrics.json's `resumed` says so.
 """
 import argparse
 import datetime
@@ -28,8 +34,10 @@ import json
 import math
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -226,6 +234,7 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
     date = datetime.datetime.now(datetime.timezone.utc)
     rec = {"design": design, "step": e.step, "runtime_s": round(e.elapsed_s, 1), "limit_s": e.limit_s,
            "clock_period_ns": period, "synth_cells": synth["design__instance__count"],
+           "synth_date": synth.get("date"),
            "settings": {**LAYOUT["librelane"], **(extra or {})},
            "peak_mem_gb": peak_gb(steps),
            "steps_finished": steps, "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
@@ -236,7 +245,84 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
     print(f"[pnr {design}] {e}; recorded in {shown(out)}", file=sys.stderr)
 
 
-def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: float = None) -> dict:
+def deferred_errors(log: Path) -> list:
+    """The checkers' errors LibreLane defers to the end of a run ("One or more deferred errors were
+    encountered:", e.g. hold violations at a corner), from the log's last run: every step ran, and the
+    flow's exit status is 2. Empty where the log has none."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    at = text.rfind("One or more deferred errors were encountered:")
+    if at < 0:
+        return []
+    out = []
+    for line in text[at:].splitlines()[1:]:
+        if "LibreLane will now quit" in line or re.match(r"\[\d\d:\d\d:\d\d\]", line):
+            break
+        line = line.strip()
+        if line.startswith("*") and out:
+            out[-1] += (", " if out[-1].endswith(":") is False else " ") + line.lstrip("* ").strip()
+        elif line:
+            out.append(line)
+    return out
+
+
+def last_attempt(design: str):
+    """(path, record) of the newest build/<d>/pnr_attempts/*.json, or (None, None)."""
+    files = sorted((layout.design_dir(design) / "pnr_attempts").glob("*.json"))
+    return (files[-1], json.loads(files[-1].read_text())) if files else (None, None)
+
+
+def resume_librelane(design: str, cfg: Path, pdk_root: Path, log: Path, env: dict, step: str,
+                     timeout_s: float = None) -> Path:
+    """harden.run_librelane on the existing run folder, from `step` (LibreLane `--from`, no
+    `--overwrite`): the steps before it are kept, and the newest state_out.json is the state it
+    starts from. A step folder left without state_out.json by the stopped run is removed first.
+    (run_librelane itself cannot take the arguments: harden.py is in the flow hash of every
+    synthesis, and an edit there would date them all.)"""
+    from harden import TimeLimit, _signal_groups, librelane_binary, stop_group
+    run = cfg.parent / "runs" / RUN_TAG
+    for d in run.iterdir():
+        if d.is_dir() and re.match(r"\d+-", d.name) and not (d / "state_out.json").exists():
+            shutil.rmtree(d)
+    shutil.rmtree(run / "final", ignore_errors=True)
+    cmd = [librelane_binary(), "--manual-pdk", "--pdk-root", str(pdk_root), "-p", PDK,
+           "--run-tag", RUN_TAG, "--from", step, "--condensed", "--hide-progress-bar", str(cfg)]
+    t0, current_step, timer = time.monotonic(), step, None
+    with open(log, "a") as f:
+        f.write(f"\n--- resumed from {step}: {' '.join(cmd)}\n")
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             start_new_session=True, env=env)
+        if timeout_s:
+            timer = threading.Timer(timeout_s, _signal_groups, ({p.pid}, signal.SIGTERM))
+            timer.daemon = True
+            timer.start()
+        try:
+            for line in p.stdout:
+                f.write(line)
+                m = re.search(r"Running '([\w.]+)'", line)
+                if m:
+                    current_step = m.group(1)
+                    print(f"[pnr {design} {time.monotonic() - t0:6.1f} s] running {current_step} (resumed)", flush=True)
+            rc = p.wait()
+        except BaseException:
+            stop_group(p)
+            raise
+        finally:
+            if timer:
+                timer.cancel()
+    elapsed = time.monotonic() - t0
+    if timeout_s and elapsed >= timeout_s:
+        stop_group(p)
+        raise TimeLimit(design, current_step, elapsed, timeout_s)
+    if rc != 0:
+        errors = [l.strip() for l in log.read_text().splitlines() if "ERROR" in l or "[E]" in l][-5:]
+        raise RuntimeError(f"{design}: LibreLane failed (exit {rc}) in {current_step}; see {log}\n" + "\n".join(errors))
+    return run
+
+
+def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: float = None,
+        resume: str = None) -> dict:
+    """resume: None for a new layout; "" to continue the stopped one from the step it was in; a step id
+    to continue from that step."""
     from harden import TimeLimit, replace_dir, run_librelane, step_stats
     if not layout.manifest(design).exists():
         raise FlowError(f"{shown(layout.manifest(design))} is missing.\nFix: make harden DESIGN={design} "
@@ -250,18 +336,48 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     period = period_ns or target_period_ns(synth)
     ll = layout.librelane_dir(design)
     cfg = ll / "config.pnr.json"
-    cfg.write_text(json.dumps(pnr_config(design, manifest, pdk, period, extra, tools, synth), indent=2) + "\n")
+    text = json.dumps(pnr_config(design, manifest, pdk, period, extra, tools, synth), indent=2) + "\n"
+    resumed = None
+    if resume is not None:
+        path, att = last_attempt(design)
+        run_dir = ll / "runs" / RUN_TAG
+        why = ("no stopped layout is recorded in build/<d>/pnr_attempts/" if att is None else
+               f"its run folder {shown(run_dir)} is gone" if not run_dir.is_dir() else
+               f"{shown(cfg)} would differ from the stopped run's (other settings, clock or netlist)"
+               if not cfg.exists() or cfg.read_text() != text else
+               "the netlist was synthesized again since" if att.get("synth_date", synth.get("date")) != synth.get("date") else None)
+        if why:
+            raise FlowError(f"{design}: cannot resume the layout: {why}.\nFix: make harden DESIGN={design} "
+                            "(without PNR_RESUME: a new layout)")
+        resumed = {"from_step": resume or att["step"], "attempt": shown(path), "attempt_runtime_s": att["runtime_s"]}
+    else:
+        cfg.write_text(text)
     env = layout_env(tools, sys.executable, layout.BUILD / "eda_bin")
     t0 = time.monotonic()
     print(f"[pnr {design}   0.0 s] LibreLane Classic (Modforge.Netlist for Yosys.Synthesis) on {shown(cfg)}, "
           f"target clock {period} ns ({'given' if period_ns else 'post-synthesis ' + LAYOUT['clock']['corner'] + ' critical path, rounded up'}); "
           f"log: {shown(ll / 'pnr.log')}", flush=True)
     try:
-        run = run_librelane(design, cfg, pdk.root, ll / "pnr.log", env=env, tag=RUN_TAG, prefix="pnr",
-                            timeout_s=timeout_min * 60 if timeout_min else None)
+        if resumed:
+            run = resume_librelane(design, cfg, pdk.root, ll / "pnr.log", env, resumed["from_step"],
+                                   timeout_s=timeout_min * 60 if timeout_min else None)
+        else:
+            run = run_librelane(design, cfg, pdk.root, ll / "pnr.log", env=env, tag=RUN_TAG, prefix="pnr",
+                                timeout_s=timeout_min * 60 if timeout_min else None)
     except TimeLimit as e:
         record_attempt(design, e, period, synth, tools, extra)
         raise
+    except RuntimeError:
+        # Every step ran and the final views were saved, but a checker's error was deferred to the end
+        # (LibreLane exits 2): the results are collected with the errors named (`flow_errors`).
+        run = ll / "runs" / RUN_TAG
+        flow_errors = deferred_errors(ll / "pnr.log")
+        if not flow_errors or not (run / "final" / "metrics.json").exists():
+            raise
+        print(f"[pnr {design}] LibreLane ran every step but ended with deferred errors: {'; '.join(flow_errors)}. "
+              "The results are collected with them (metrics.json flow_errors).", flush=True)
+    else:
+        flow_errors = []
     final = json.loads((run / "final" / "metrics.json").read_text())
     wall = round(time.monotonic() - t0, 1)
     routed_state = next(run.glob("*-openroad-detailedrouting/state_out.json"), None)
@@ -314,6 +430,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             "hold_wns_ns": min((c["hold_ws_ns"] for c in corners.values() if c["hold_ws_ns"] is not None), default=None),
             "signoff": signoff,
             "signoff_clean": all(v == 0 for v in signoff.values()),
+            "flow_errors": flow_errors,
             "macros_as_abstracts": abstracts,
             "post_synthesis": {"cells": synth["design__instance__count"], "area_um2": synth["design__instance__area"],
                                "critical_path_ns__corner": synth["critical_path_ns__corner"]},
@@ -321,7 +438,10 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             "picture": pic,
             "steps": steps,
             "peak_mem_gb": peak_gb(steps),
-            "runtime_s": wall,
+            # resumed: the steps' own times (each step ran once to its end; the stopped one's lost
+            # part is in `resumed`)
+            "runtime_s": round(sum(v["wall_s"] or 0 for v in steps.values()), 1) if resumed else wall,
+            "resumed": {**resumed, "resume_wall_s": wall} if resumed else None,
             "librelane_metrics": final,
             "run_folder": shown(run),
             "tools": {"LibreLane": version("librelane"),
@@ -411,6 +531,9 @@ def main():
                     help="stop the flow after this many minutes and record the step it was in (build/<d>/pnr_attempts/)")
     ap.add_argument("--if-stale", action="store_true",
                     help="only if build/<d>/pnr/ is missing or was made from other RTL (make test-long)")
+    ap.add_argument("--resume", nargs="?", const="", default=None, metavar="STEP",
+                    help="continue the layout the time limit stopped, from the step it was in, or from STEP (a LibreLane "
+                         "step id, e.g. Checker.SetupViolations) on the same run folder (same settings)")
     ap.add_argument("--set", action="append", default=[], metavar="VAR=JSON",
                     help="a LibreLane variable for this run, e.g. --set FP_CORE_UTIL=35 (recorded in metrics.json)")
     a = ap.parse_args()
@@ -433,7 +556,7 @@ def main():
         return
     stop_on_signals()
     try:
-        m = pnr(a.design, a.period_ns, extra, a.time_limit_min)
+        m = pnr(a.design, a.period_ns, extra, a.time_limit_min, a.resume)
         synth_s = json.loads(layout.metrics(a.design).read_text()).get("wall_s") or 0
         print(f"[pnr {a.design}] make harden took {synth_s + m['runtime_s']:.0f} s: synthesis and STA "
               f"{synth_s:.0f} s, layout to GDS {m['runtime_s']:.0f} s")

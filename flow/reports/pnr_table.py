@@ -41,12 +41,23 @@ def last_attempt(d: str):
     return json.loads(files[-1].read_text()) if files else None
 
 
+def clean_status(m: dict) -> str:
+    """'signoff clean' or 'NOT clean' (DRC, LVS, antenna), and a hold violation where a corner has one
+    (LibreLane's hold checker then ended the run with a deferred error: pnr.py flow_errors)."""
+    s = "signoff clean" if m["signoff_clean"] else "NOT clean"
+    hold = m.get("hold_wns_ns")
+    if hold is not None and hold < 0:
+        bad = [c for c, v in m["corners"].items() if (v.get("hold_ws_ns") or 0) < 0]
+        s += f"; hold violated by {-hold:.3f} ns at {', '.join(bad)}"
+    return s
+
+
 def layout_status(d: str) -> str:
     """How a design stands in layout, for the tables that set post-route beside post-synthesis:
     'signoff clean', 'NOT clean', 'stopped in <step> after <s> s', or 'no layout run'."""
     m = result(d)
     if m:
-        return "signoff clean" if m["signoff_clean"] else "NOT clean"
+        return clean_status(m)
     a = last_attempt(d)
     return f"stopped in {a['step']} after {a['runtime_s']:.0f} s" if a else "no layout run"
 
@@ -80,7 +91,7 @@ def row(d: str) -> dict:
                 "openroad_commit": a.get("openroad_commit"), "clock_period_ns": a.get("clock_period_ns"),
                 "synth_cells": a.get("synth_cells"), "_attempt": a}
     s = m["signoff"]
-    r = {"design": d, "status": "signoff clean" if m["signoff_clean"] else "NOT clean", "cells": m["cells"],
+    r = {"design": d, "status": clean_status(m), "cells": m["cells"],
          "die_area_um2": m["die_area_um2"], "core_area_um2": m["core_area_um2"],
          "utilization": m["utilization"], "clock_period_ns": m["clock_period_ns"]}
     from pnr import corner_figures, half_cycle_slacks

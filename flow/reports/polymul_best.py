@@ -51,7 +51,8 @@ OFFCHIP_GBYTES_S = 1024 * 2.0 / 8
 
 CSV_FIELDS = ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
               "latency_us", "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "flint3_us", "ntl_us", "fpga_paper_us",
-              "ratio_vs_tfhe_ntt"]
+              "ratio_vs_tfhe_ntt", "engine", "hierarchical", "time_us_hbm2_256", "bandwidth_needed_gbs", "fits_25mm2",
+              "limit", "source"]  # the last seven: polymul_engines.ENGINE_FIELDS
 NAME = "polymul_best"
 
 
@@ -286,7 +287,8 @@ def best_row(s: dict) -> dict:
 
 def _rounded(row: dict) -> dict:
     digits = {"area_mm2": 4, "macro_mm2": 4, "clock_mhz": 2, "throughput_per_s": 0, "latency_us": 4, "tfhe_ntt_us": 3,
-              "flint3_us": 3, "ntl_us": 3, "fpga_paper_us": 3, "ratio_vs_tfhe_ntt": 3}
+              "flint3_us": 3, "ntl_us": 3, "fpga_paper_us": 3, "ratio_vs_tfhe_ntt": 3, "time_us_hbm2_256": 3,
+              "bandwidth_needed_gbs": 2}
     out = {}
     for k, v in row.items():
         if isinstance(v, float) and k in digits:
@@ -406,22 +408,32 @@ def limits(s: dict, sets: dict = None) -> list:
 
 # ---------------------------------------------------------------- writing
 
+def engine_rows(data: dict) -> list:
+    """polymul_best.csv's rows: the best engine, single-pass or multi-pass, at every Table I set and goal set
+    (flow/reports/polymul_engines.py)."""
+    from reports import polymul_engines
+    return polymul_engines.best_rows(data, (paper_sets() or set(data["sets"])) | set(GOAL_SETS), data["sw"], best_row)
+
+
 def best_table_lines(data: dict = None) -> list:
-    """The best design per set as markdown (the table polymul_table.md opens with)."""
+    """The best engine per set as markdown (the table polymul_table.md opens with): polymul_best.csv's rows."""
     data = data or collect()
-    L = md_head("n", "log q", "design", "area (mm2)", "macros (mm2)", "clock (MHz)", "cycles per product",
-                "products/s", "latency (us)", "tfhe-ntt (us)", "tfhe-ntt measured on", "FLINT 3 (us)", "NTL (us)",
-                "FPGA paper (us)", "vs tfhe-ntt")
-    for s in data["sets"].values():
-        r = best_row(s)
-        b = s["best"]
-        design = f"`{r['design']}`" if b else (
-            "none measured within 25 mm2" if any(p["status"] == "measured" for p in s["points"]) else "none measured")
-        L.append(f"| {r['n']} | {r['logq']} | {design} | {fmt(r['area_mm2'], '.3f')} | {fmt(r['macro_mm2'], '.3f')} | "
+    L = md_head("n", "log q", "design", "engine", "area (mm2)", "<= 25 mm2", "clock (MHz)", "cycles per product",
+                "products/s", "us at 256 GB/s", "GB/s needed", "tfhe-ntt (us)", "tfhe-ntt measured on", "FLINT 3 (us)",
+                "NTL (us)", "FPGA paper (us)", "vs tfhe-ntt", "limit", "source")
+    for r in engine_rows(data):
+        s = data["sets"].get((r["n"], r["logq"]))
+        on = (s["base"]["measured_on"]["tfhe_ntt"] if s else None) or (
+            f"{r['tfhe_ntt_extensions']}, {r['tfhe_ntt_cpu']}" if r["tfhe_ntt_cpu"] else "n/a")
+        pre = " (pre)" if s and s["base"]["tfhe_ntt_variant"] == "pre" and r["engine"] == "single-pass" else ""
+        design = f"`{r['design']}`" if r["design"] else "none synthesized"
+        L.append(f"| {r['n']} | {r['logq']} | {design} | {r['engine'] or ''} | {fmt(r['area_mm2'], '.3f')} | "
+                 f"{'' if r['fits_25mm2'] is None else _yes(r['fits_25mm2'])} | "
                  f"{fmt(r['clock_mhz'], '.1f')} | {fmt(r['cycles_per_product'], ',')} | {fmt(r['throughput_per_s'], ',.0f')} | "
-                 f"{fmt(r['latency_us'], '.3f')} | {fmt(r['tfhe_ntt_us'], '.3f')}{' (pre)' if s['base']['tfhe_ntt_variant'] == 'pre' else ''} | "
-                 f"{s['base']['measured_on']['tfhe_ntt'] or 'n/a'} | {fmt(r['flint3_us'], '.2f')} | {fmt(r['ntl_us'], '.2f')} | {fmt(r['fpga_paper_us'], '.2f')} | "
-                 f"{fmt(r['ratio_vs_tfhe_ntt'], '.2f', 'x')} |")
+                 f"{fmt(r['time_us_hbm2_256'], '.3f')} | {fmt(r['bandwidth_needed_gbs'], '.1f')} | "
+                 f"{fmt(r['tfhe_ntt_us'], '.3f')}{pre} | {on} | {fmt(r['flint3_us'], '.2f')} | {fmt(r['ntl_us'], '.2f')} | "
+                 f"{fmt(r['fpga_paper_us'], '.2f')} | {fmt(r['ratio_vs_tfhe_ntt'], '.2f', 'x')} | {r['limit'] or ''} | "
+                 f"{r['source'] or ''} |")
     return L
 
 
@@ -436,15 +448,19 @@ FORMULAS = [
     "the entry vs tfhe-ntt uses), for the same work: the engine transforms both operands, so tfhe-ntt's figure is its full product (a design "
     "taking b already transformed would be compared with tfhe-ntt's pre-transformed product, marked (pre)). "
     "vs tfhe-ntt = tfhe-ntt's us per product / ours. FPGA paper = Table IV latency / fmax (Millar et al., placed "
-    "and routed). The best design of a set: the highest throughput among the measured points within 25 mm2, the "
-    "smaller area-time between equals.",
+    "and routed). The best single-pass design of a set: the highest throughput among the measured points within "
+    "25 mm2, the smaller area-time between equals. The table of the best engine per set (polymul_best.csv) sets it "
+    "beside every synthesized multi-pass design of the set's n (reports/polymul_multipass.md: L copies, time per "
+    "product max(cycles / f_clk, bytes / 256 GB/s)) and keeps the one within 25 mm2 with the higher ratio to "
+    "tfhe-ntt, else the higher ratio (flow/reports/polymul_engines.py); a single-pass row synthesized on another "
+    "machine is kept from the previous csv, its ratio recomputed, and `source` says so.",
 ]
 
 
 def best_section(data: dict = None) -> list:
     """The section polymul_table.md opens with: the table, its formulas and where it comes from."""
     data = data or collect()
-    return ["## The best streaming engine per set (reports/polymul_best.csv)", "",
+    return ["## The best engine per set, single-pass or multi-pass (reports/polymul_best.csv)", "",
             "From flow/reports/polymul_best.py (every point, the goal check and the larger sets: reports/polymul_dse.md, "
             "docs/polymul_dse.md). " + " ".join(FORMULAS), "", *best_table_lines(data), ""]
 
@@ -456,7 +472,7 @@ def _yes(x):
 def write_reports(data: dict = None, offchip_gbytes_s: float = OFFCHIP_GBYTES_S, offchip_name: str = OFFCHIP_NAME):
     data = data or collect()
     sets = data["sets"]
-    write_csv(f"{NAME}.csv", [_rounded(best_row(s)) for s in sets.values()], CSV_FIELDS)
+    write_csv(f"{NAME}.csv", [_rounded(r) for r in engine_rows(data)], CSV_FIELDS)
     measured = [p for s in sets.values() for p in s["points"] if p["status"] == "measured"]
     L = ["# The streaming RNS polymul engine: design-space exploration and the best design per set", "",
          f"{generated_by(__file__)} and `make dse-polymul` (flow/dse_polymul.py); do not edit. "

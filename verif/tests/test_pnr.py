@@ -258,6 +258,47 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     r = pnr_table.row("a_32")
     assert r["status"] == "NOT clean" and r["drc_violations"] == 3
     assert pnr_table.row("b_256")["status"].startswith("stopped in OpenROAD.DetailedRouting")
+    # a hold violation at one corner is named in the status (LibreLane's hold checker ends the run with it)
+    m["signoff"]["magic__drc_error__count"], m["signoff_clean"] = 0, True
+    m["hold_wns_ns"], m["corners"][CORNERS[1]]["hold_ws_ns"] = -0.689, -0.689
+    (done / "metrics.json").write_text(json.dumps(m))
+    assert pnr_table.layout_status("a_32") == f"signoff clean; hold violated by 0.689 ns at {CORNERS[1]}"
+
+
+# LibreLane's end of a run whose checkers deferred an error (every step ran; exit status 2)
+DEFERRED_LOG = """[00:32:54] [V] Running 'Misc.ReportManufacturability' at            step.py:1138
+[00:32:55] [E] The following error was encountered while running __main__.py:189
+               the flow:                                                        
+               One or more deferred errors were encountered:                    
+               Hold violations found in the following corners:                  
+               * max_ss_100C_1v60                                               
+               * nom_ss_100C_1v60                                               
+[00:32:55] [E] LibreLane will now quit.                          __main__.py:190
+"""
+
+
+def test_deferred_errors_are_read_from_the_log(tmp_path):
+    log = tmp_path / "pnr.log"
+    log.write_text("an earlier run\n" + DEFERRED_LOG)
+    assert pnr.deferred_errors(log) == ["Hold violations found in the following corners: max_ss_100C_1v60, nom_ss_100C_1v60"]
+    log.write_text("[00:10:00] [I] Saving views\n")
+    assert pnr.deferred_errors(log) == []
+    assert pnr.deferred_errors(tmp_path / "absent.log") == []
+
+
+def test_resume_refuses_without_a_stopped_layout(tmp_path, monkeypatch):
+    """--resume needs a recorded attempt and its run folder; the refusal names the fix (a new layout)."""
+    import layout
+    monkeypatch.setattr(pnr, "last_attempt", lambda d: (None, None))
+    monkeypatch.setattr(pnr, "current_synthesis", lambda d: {"date": "x", "design__instance__count": 1})
+    monkeypatch.setattr(pnr, "find_layout_tools", lambda: type("T", (), {"complete": True, "found": {}})())
+    monkeypatch.setattr(pnr, "pnr_config", lambda *a, **k: {"x": 1})
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    d = "mul_16"
+    layout.manifest(d).parent.mkdir(parents=True)
+    layout.manifest(d).write_text("{}")
+    with pytest.raises(pnr.FlowError, match=r"cannot resume the layout: no stopped layout is recorded(.|\n)*Fix: make harden DESIGN=mul_16"):
+        pnr.pnr(d, period_ns=10.0, resume="")
 
 
 def test_cli_refuses_a_design_without_rtl_naming_the_fix():

@@ -154,8 +154,12 @@ def test_best_csv_columns_and_values(tree):
     fields, rows = read_csv(reports)
     assert fields == ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
                       "latency_us", "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "flint3_us", "ntl_us",
-                      "fpga_paper_us", "ratio_vs_tfhe_ntt"]
+                      "fpga_paper_us", "ratio_vs_tfhe_ntt", "engine", "hierarchical", "time_us_hbm2_256",
+                      "bandwidth_needed_gbs", "fits_25mm2", "limit", "source"]
     r = rows[(1024, 19)]
+    assert r["engine"] == "single-pass" and r["fits_25mm2"] == "True" and r["source"].startswith("synthesized")
+    assert float(r["time_us_hbm2_256"]) == pytest.approx(0.32)          # its streams' 7,680 B take 0.03 us at 256 GB/s
+    assert float(r["bandwidth_needed_gbs"]) == pytest.approx(3 * 1024 * 20 / 8 / 0.32 / 1e3, abs=0.01)
     # P = 16 is faster but 30 mm2: the best within 25 mm2 is P = 8 (10 mm2 of cells + 5 of macros)
     assert r["design"] == "polymul_1024_19_s8_w20"
     assert float(r["area_mm2"]) == pytest.approx(15.0) and float(r["macro_mm2"]) == pytest.approx(5.0)
@@ -168,6 +172,59 @@ def test_best_csv_columns_and_values(tree):
     assert float(r["fpga_paper_us"]) == pytest.approx(7390 / 299, abs=1e-3)  # Table IV: latency / fmax
     assert float(r["ratio_vs_tfhe_ntt"]) == pytest.approx(9.0 / 0.32, abs=1e-3)
     assert set(rows) >= {(1024, 19), (2048, 33), (4096, 62), (16384, 243)}
+
+
+MP = "mpoly_16384_x64_b256_l1_s32_p1_t1"
+
+
+def add_multipass(build, std_um2=2.0e6, cp_ns=10.0, cycles=17000):
+    """A one-limb multi-pass batch design at n = 16384 (the fields polymul_multipass reads)."""
+    m = {"design": MP, "kind": "multipass_batch", "n": 16384, "limb_bits": 30, "slot_bits": 32, "cycles_per_product": cycles,
+         "batch": {"steady_cycles_per_product": cycles}, "model_cycles": [16384] * 3, "fill_cycles": [300, 600, 500]}
+    layout.rtl_dir(MP).mkdir(parents=True)
+    layout.manifest(MP).write_text(json.dumps(m))
+    layout.rtl(MP).write_text("module m; endmodule\n")
+    layout.harden_dir(MP).mkdir(parents=True)
+    layout.metrics(MP).write_text(json.dumps({
+        "design": MP, "rtl_sha256": hashlib.sha256(layout.rtl(MP).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
+        "design__instance__area": std_um2, "critical_path_ns": cp_ns, "design__instance__count": 1000, "date": "2026-11-29"}))
+
+
+def test_multipass_row_where_no_single_pass_design(tree, monkeypatch):
+    """(16384, 243) has only a planned single-pass design: the multi-pass one is its row, L copies, hierarchical."""
+    build, reports = tree
+    add_multipass(build)
+    monkeypatch.setattr(pb, "paper_sets", lambda path=None: {(1024, 19), (16384, 243)})
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    r = rows[(16384, 243)]
+    assert r["design"] == MP and r["engine"] == "multi-pass (batch)"
+    assert "copies of the synthesized 1-limb design" in r["hierarchical"]
+    L = int(r["hierarchical"].split()[0])
+    assert float(r["area_mm2"]) == pytest.approx(2.0 * L)
+    assert float(r["time_us_hbm2_256"]) == pytest.approx(170.0)        # 17,000 cycles at 100 MHz; traffic below it
+    assert r["tfhe_ntt_us"] == ""                                      # no stored figure at this set: absent
+    assert r["ratio_vs_tfhe_ntt"] == ""
+    assert r["fits_25mm2"] == str(2.0 * L <= 25)
+
+
+def test_previous_single_pass_row_kept_when_not_in_this_build(tree):
+    """A row synthesized on another machine survives a run here; its ratio follows today's strongest figure."""
+    build, reports = tree
+    pb.write_reports()
+    fields, rows = read_csv(reports)
+    prev = dict(rows[(1024, 19)])
+    prev.update(design="polymul_1024_19_s32_w20_elsewhere", throughput_per_s="5000000", area_mm2="20.0")
+    with open(reports / "polymul_best.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows([prev])
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    r = rows[(1024, 19)]
+    assert r["design"] == "polymul_1024_19_s32_w20_elsewhere"          # 5.0 M products/s beats this build's 3.125 M
+    assert "kept from the previous" in r["source"]
+    assert float(r["ratio_vs_tfhe_ntt"]) == pytest.approx(9.0 * 5.0)   # today's tfhe-ntt 9.0 us x 5 M/s
 
 
 def test_budget_filter_and_absent(tree):
@@ -282,9 +339,9 @@ def test_goal_check_arithmetic(tree):
 
 def test_polymul_table_opens_with_the_best_table(tree):
     lines = pb.best_section()
-    assert lines[0].startswith("## The best streaming engine per set")
+    assert lines[0].startswith("## The best engine per set, single-pass or multi-pass")
     head = next(i for i, l in enumerate(lines) if l.startswith("| n | log q | design |"))
-    assert lines[head + 2].startswith("| 1024 | 19 | `polymul_1024_19_s8_w20` | 15.000 | 5.000 | 400.0 | 128 | 3,125,000 |")
+    assert lines[head + 2].startswith("| 1024 | 19 | `polymul_1024_19_s8_w20` | single-pass | 15.000 | yes | 400.0 | 128 | 3,125,000 |")
 
 
 def test_plan_refusals_and_macro_skip(tree, monkeypatch):

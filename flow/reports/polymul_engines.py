@@ -1,0 +1,114 @@
+"""The best engine per Table I set, single-pass or multi-pass: the rows of reports/polymul_best.csv
+(flow/reports/polymul_best.py writes them; docs/polymul_multipass.md, "At the Table I sets").
+
+Candidates at a set:
+- the single-pass engine's best design within 25 mm2 (polymul_best.best_of), its time per product its
+  own (its operands stream through its ports: bytes / 256 GB/s bounds it where that is larger);
+- every multi-pass design of the set's n (polymul_multipass.rows_of: L copies, hierarchical, time per
+  product max(cycles / f_clk, bytes / 256 GB/s));
+- a single-pass row of the previous reports/polymul_best.csv whose design this build folder has no
+  result for (another machine synthesized it): kept, not re-measured, with its ratio recomputed against
+  today's strongest CPU figure, and `source` says so. A run on a machine without those syntheses
+  therefore does not drop them.
+
+The best: the candidates within 25 mm2 first, then the higher ratio to the strongest tfhe-ntt figure,
+then the smaller area. A set with none has its baselines only.
+"""
+import csv
+
+from reports import common
+
+ENGINE_FIELDS = ["engine", "hierarchical", "time_us_hbm2_256", "bandwidth_needed_gbs", "fits_25mm2", "limit", "source"]
+HBM2_BYTES_S = 256e9  # one HBM2 stack (polymul_multipass.MEMORIES["hbm2_256"])
+KEPT = "kept from the previous reports/polymul_best.csv: not synthesized in this build folder"
+
+
+def single_pass_candidate(s: dict, best_row) -> dict:
+    """The single-pass best design's row (polymul_best.best_row) with the engine columns."""
+    b = s["best"]
+    row = best_row(s)
+    bytes_per_product = b["bits_per_product"] / 8
+    time_us = max(b["us_per_product"], bytes_per_product / HBM2_BYTES_S * 1e6)
+    row.update(engine="single-pass", hierarchical="no: the design as synthesized", time_us_hbm2_256=time_us,
+               bandwidth_needed_gbs=bytes_per_product / b["us_per_product"] / 1e3, fits_25mm2=b["within"],
+               limit="bandwidth" if time_us > b["us_per_product"] else "",
+               source=f"synthesized {b.get('date')}")
+    base = s["base"]["tfhe_ntt_us"]
+    row["ratio_vs_tfhe_ntt"] = base / time_us if base else None
+    return row
+
+
+def multipass_candidate(r: dict, s: dict) -> dict:
+    """A polymul_multipass row as a polymul_best.csv row."""
+    base = s["base"]
+    return {"n": r["n"], "logq": r["logq"], "design": r["design"], "area_mm2": r["area_mm2"], "macro_mm2": 0.0,
+            "clock_mhz": r["clock_mhz"], "cycles_per_product": r["cycles_per_product"],
+            "throughput_per_s": 1e6 / r["time_us_hbm2_256"], "latency_us": None,
+            "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
+            "tfhe_ntt_extensions": base["tfhe_ntt_extensions"], "flint3_us": base["flint3_us"], "ntl_us": base["ntl_us"],
+            "fpga_paper_us": s["paper"]["us"] if s.get("paper") else None,
+            "ratio_vs_tfhe_ntt": r["ratio_vs_tfhe_ntt"], "engine": f"multi-pass ({r['kind']})",
+            "hierarchical": r["hierarchical"], "time_us_hbm2_256": r["time_us_hbm2_256"],
+            "bandwidth_needed_gbs": r["bandwidth_needed_gbs"], "fits_25mm2": r["fits_25mm2"],
+            "limit": f"{r['limit']}; misses: {r['misses']}", "source": f"synthesized {r['synthesized']}"}
+
+
+def previous_rows(path=None) -> dict:
+    """(n, logq) -> the single-pass row of the committed reports/polymul_best.csv (empty if none)."""
+    p = path or common.REPORTS / "polymul_best.csv"
+    if not p.exists():
+        return {}
+    with open(p, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {(int(r["n"]), int(r["logq"])): r for r in rows
+            if r.get("design") and r.get("engine", "single-pass") in ("", "single-pass")}
+
+
+def kept_candidate(prev: dict, s: dict) -> dict:
+    """A previous single-pass row, its baselines and ratio today's (from its products per second)."""
+    def num(k):
+        return float(prev[k]) if prev.get(k) not in (None, "") else None
+    base = s["base"]
+    tput = num("throughput_per_s")
+    row = {"n": s["n"], "logq": s["logq"], "design": prev["design"],
+           **{k: num(k) for k in ("area_mm2", "macro_mm2", "clock_mhz", "latency_us")},
+           "cycles_per_product": int(prev["cycles_per_product"]), "throughput_per_s": tput,
+           "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
+           "tfhe_ntt_extensions": base["tfhe_ntt_extensions"], "flint3_us": base["flint3_us"], "ntl_us": base["ntl_us"],
+           "fpga_paper_us": s["paper"]["us"] if s.get("paper") else None,
+           "ratio_vs_tfhe_ntt": base["tfhe_ntt_us"] * tput / 1e6 if base["tfhe_ntt_us"] and tput else None,
+           "engine": "single-pass", "hierarchical": prev.get("hierarchical") or "no: the design as synthesized",
+           "time_us_hbm2_256": num("time_us_hbm2_256") or (1e6 / tput if tput else None),
+           "bandwidth_needed_gbs": num("bandwidth_needed_gbs"),
+           "fits_25mm2": (num("area_mm2") or 0) <= 25.0, "limit": prev.get("limit") or "", "source": KEPT}
+    return row
+
+
+def rank(row: dict) -> tuple:
+    return (bool(row.get("fits_25mm2")), row.get("ratio_vs_tfhe_ntt") or 0.0, -(row.get("area_mm2") or 0.0))
+
+
+def best_rows(data: dict, sets_wanted, store, best_row, previous: dict = None) -> list:
+    """One row per set of sets_wanted: the best candidate, or the set's baselines alone."""
+    from reports import polymul_best as pb
+    from reports import polymul_multipass as pm
+    previous = previous_rows() if previous is None else previous
+    mp = [r for d, m in pm.designs() for r in pm.rows_of(d, m, sorted(sets_wanted), store) if "area_mm2" in r]
+    here = {p["design"] for s in data["sets"].values() for p in s["points"] if p["status"] != "not hardened"}
+    paper = pb.paper_table4()
+    out = []
+    for key in sorted(sets_wanted):
+        s = data["sets"].get(key) or {"n": key[0], "logq": key[1], "points": [], "best": None,
+                                      "base": pb.baselines(store, *key), "paper": paper.get(key)}
+        cands = [single_pass_candidate(s, best_row)] if s["best"] else []
+        cands += [multipass_candidate(r, s) for r in mp if (r["n"], r["logq"]) == key]
+        prev = previous.get(key)
+        if prev and prev["design"] not in here and not any(c["design"] == prev["design"] for c in cands):
+            cands.append(kept_candidate(prev, s))
+        if cands:
+            out.append(max(cands, key=rank))
+            continue
+        row = best_row(s)
+        row.update({k: None for k in ENGINE_FIELDS})
+        out.append(row)
+    return out
