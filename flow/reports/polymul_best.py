@@ -52,7 +52,7 @@ OFFCHIP_GBYTES_S = 1024 * 2.0 / 8
 CSV_FIELDS = ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
               "latency_us", "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "flint3_us", "ntl_us", "fpga_paper_us",
               "ratio_vs_tfhe_ntt", "engine", "hierarchical", "time_us_hbm2_256", "bandwidth_needed_gbs", "fits_25mm2",
-              "limit", "source"]  # the last seven: polymul_engines.ENGINE_FIELDS
+              "limit", "source", "layout_status", "post_route_cp_tt_ns"]  # the last nine: polymul_engines.ENGINE_FIELDS
 NAME = "polymul_best"
 
 
@@ -288,7 +288,7 @@ def best_row(s: dict) -> dict:
 def _rounded(row: dict) -> dict:
     digits = {"area_mm2": 4, "macro_mm2": 4, "clock_mhz": 2, "throughput_per_s": 0, "latency_us": 4, "tfhe_ntt_us": 3,
               "flint3_us": 3, "ntl_us": 3, "fpga_paper_us": 3, "ratio_vs_tfhe_ntt": 3, "time_us_hbm2_256": 3,
-              "bandwidth_needed_gbs": 2}
+              "bandwidth_needed_gbs": 2, "post_route_cp_tt_ns": 3}
     out = {}
     for k, v in row.items():
         if isinstance(v, float) and k in digits:

@@ -84,6 +84,14 @@ def kept_candidate(prev: dict, s: dict) -> dict:
     return row
 
 
+def with_layout(row: dict) -> dict:
+    """The post-route figure beside the post-synthesis one (issue 42): the design's layout status
+    (reports/pnr.csv's words) and its post-route tt critical path where a layout finished."""
+    from reports import pnr_table
+    pr = pnr_table.post_route(row["design"])
+    return {**row, "layout_status": pnr_table.layout_status(row["design"]), "post_route_cp_tt_ns": pr[0] if pr else None}
+
+
 def rank(row: dict) -> tuple:
     return (bool(row.get("fits_25mm2")), row.get("ratio_vs_tfhe_ntt") or 0.0, -(row.get("area_mm2") or 0.0))
 
@@ -106,7 +114,7 @@ def best_rows(data: dict, sets_wanted, store, best_row, previous: dict = None) -
         if prev and prev["design"] not in here and not any(c["design"] == prev["design"] for c in cands):
             cands.append(kept_candidate(prev, s))
         if cands:
-            out.append(max(cands, key=rank))
+            out.append(with_layout(max(cands, key=rank)))
             continue
         row = best_row(s)
         row.update({k: None for k in ENGINE_FIELDS})

@@ -155,11 +155,12 @@ def test_best_csv_columns_and_values(tree):
     assert fields == ["n", "logq", "design", "area_mm2", "macro_mm2", "clock_mhz", "cycles_per_product", "throughput_per_s",
                       "latency_us", "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "flint3_us", "ntl_us",
                       "fpga_paper_us", "ratio_vs_tfhe_ntt", "engine", "hierarchical", "time_us_hbm2_256",
-                      "bandwidth_needed_gbs", "fits_25mm2", "limit", "source"]
+                      "bandwidth_needed_gbs", "fits_25mm2", "limit", "source", "layout_status", "post_route_cp_tt_ns"]
     r = rows[(1024, 19)]
     assert r["engine"] == "single-pass" and r["fits_25mm2"] == "True" and r["source"].startswith("synthesized")
     assert float(r["time_us_hbm2_256"]) == pytest.approx(0.32)          # its streams' 7,680 B take 0.03 us at 256 GB/s
     assert float(r["bandwidth_needed_gbs"]) == pytest.approx(3 * 1024 * 20 / 8 / 0.32 / 1e3, abs=0.01)
+    assert (r["layout_status"], r["post_route_cp_tt_ns"]) == ("no layout run", "")
     # P = 16 is faster but 30 mm2: the best within 25 mm2 is P = 8 (10 mm2 of cells + 5 of macros)
     assert r["design"] == "polymul_1024_19_s8_w20"
     assert float(r["area_mm2"]) == pytest.approx(15.0) and float(r["macro_mm2"]) == pytest.approx(5.0)
