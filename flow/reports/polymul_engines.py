@@ -4,6 +4,8 @@
 Candidates at a set:
 - the single-pass engine's best design within 25 mm2 (polymul_best.best_of), its time per product its
   own (its operands stream through its ports: bytes / 256 GB/s bounds it where that is larger);
+- the single-pass best design of a larger log q at the same n whose Q (the product of its primes) covers
+  2^logq: the same circuit serves the smaller set;
 - every multi-pass design of the set's n (polymul_multipass.rows_of: L copies, hierarchical, time per
   product max(cycles / f_clk, bytes / 256 GB/s));
 - a single-pass row of the previous reports/polymul_best.csv whose design this build folder has no
@@ -35,6 +37,23 @@ def single_pass_candidate(s: dict, best_row) -> dict:
                source=f"synthesized {b.get('date')}")
     base = s["base"]["tfhe_ntt_us"]
     row["ratio_vs_tfhe_ntt"] = base / time_us if base else None
+    return row
+
+
+def q_bits(point: dict) -> int:
+    """The bits of Q = the product of a single-pass design's limb primes (0 where its manifest has none)."""
+    q = 1
+    for x in point.get("primes") or []:
+        q *= int(x)
+    return (q - 1).bit_length() if point.get("primes") else 0
+
+
+def wider_candidate(p: dict, s: dict, best_row) -> dict:
+    """A single-pass design measured at another set of the same n whose Q covers this set's (Q >= 2^logq):
+    the same circuit serves it (its products are exact mod the larger Q)."""
+    row = single_pass_candidate({**s, "best": p}, best_row)
+    row.update(n=s["n"], logq=s["logq"],
+               hierarchical=f"no: the ({p['n']}, {p['logq']}) design as synthesized; its Q of {q_bits(p)} bits covers 2^{s['logq']}")
     return row
 
 
@@ -109,6 +128,8 @@ def best_rows(data: dict, sets_wanted, store, best_row, previous: dict = None) -
         s = data["sets"].get(key) or {"n": key[0], "logq": key[1], "points": [], "best": None,
                                       "base": pb.baselines(store, *key), "paper": paper.get(key)}
         cands = [single_pass_candidate(s, best_row)] if s["best"] else []
+        cands += [wider_candidate(p, s, best_row) for k2, s2 in data["sets"].items()
+                  if k2[0] == key[0] and k2[1] > key[1] and s2["best"] and q_bits(p := s2["best"]) >= key[1]]
         cands += [multipass_candidate(r, s) for r in mp if (r["n"], r["logq"]) == key]
         prev = previous.get(key)
         if prev and prev["design"] not in here and not any(c["design"] == prev["design"] for c in cands):

@@ -699,3 +699,18 @@ def test_tfhe_ntt_prime_sizes(tree):
     md = (reports / "polymul_dse.md").read_text().split("## Where the baselines come from")[1]
     row = next(l for l in md.splitlines() if l.startswith("| 1024 | 19 |"))
     assert "| prime32, 1 x 31 bits | 62 bits: 8.800 (L = 1); 50 bits: 4.600 (L = 1); 31 bits: 3.300 (L = 1) |" in row
+
+
+def test_a_wider_design_serves_a_smaller_set_of_its_n(tree, monkeypatch):
+    """A (2048, 58) design of two 31-bit primes (Q of 62 bits) is also (2048, 42)'s row, and says why."""
+    build, reports = tree
+    add_design(build, manifest("polymul_2048_58_s4_w31", 2048, 58, 4, 31, 2), std_um2=12e6, cp_ns=5.0)
+    monkeypatch.setattr(pb, "paper_sets", lambda path=None: {(2048, 33), (2048, 42), (2048, 58), (2048, 70)})
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    r = rows[(2048, 42)]
+    assert r["design"] == "polymul_2048_58_s4_w31" and r["engine"] == "single-pass"
+    assert "its Q of 62 bits covers 2^42" in r["hierarchical"]
+    assert float(r["time_us_hbm2_256"]) == pytest.approx(512 * 5.0 / 1000)
+    assert rows[(2048, 58)]["design"] == "polymul_2048_58_s4_w31"
+    assert rows[(2048, 70)]["design"] == ""                           # 62 bits do not cover 2^70
