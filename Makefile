@@ -48,8 +48,9 @@ help:
 	@echo "  make dse [FAMILY=barrett K=32,64 WIDE=128,256 JOBS=2 DASK=tcp://host:8786]  design-space exploration -> reports/dse.md"
 	@echo "  make dse FAMILY=reduction [K=64 | DESIGNS=monts_64_h17_2l_rb,...] [JOBS=1]  the reduction family's designs through the"
 	@echo "                          same recipe and product levers -> reports/dse_reduction.md, .csv (docs/reduction.md)"
-	@echo "  make dse-polymul [SETS=1024_19,2048_33,4096_62 JOBS=2 DASK=tcp://host:8786 MAX_POINTS=N PLAN=1 START_LANES=P]  the streaming"
-	@echo "                          polymul engine's exploration (lanes, limb width, multipliers, storage) -> reports/polymul_dse.md,"
+	@echo "  make dse-polymul [SETS=1024_19,2048_33,4096_62 JOBS=2 DASK=tcp://host:8786 MAX_POINTS=N PLAN=1 START_LANES=P ENGINES=single,multi]"
+	@echo "                          the polymul engines' exploration (lanes, limb width, multipliers, storage; the multi-pass engine's n1"
+	@echo "                          and P) -> reports/polymul_dse.md,"
 	@echo "                          polymul_best.csv (also: make dse FAMILY=polymul N=1024 LOGQ=19; docs/polymul_dse.md)"
 	@echo "software baselines (docs/polymul.md, docs/polymul_baselines.md):"
 	@echo "  make sw-baseline [SETS=1024_19,4096_62 REPS=7 KERNEL_REPS=2000]  the negacyclic product on one core, coefficients to"
@@ -240,7 +241,7 @@ MAX_POINTS  ?=
 PLAN        ?=
 START_LANES ?=
 dse-polymul: setup
-	.venv/bin/python flow/dse_polymul.py $(if $(SETS),--sets $(SETS)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS)) $(if $(PLAN),--plan) $(if $(START_LANES),--start-lanes $(START_LANES))
+	.venv/bin/python flow/dse_polymul.py $(if $(SETS),--sets $(SETS)) -j $(JOBS) $(DASK_ARGS) $(if $(MAX_POINTS),--max-points $(MAX_POINTS)) $(if $(PLAN),--plan) $(if $(START_LANES),--start-lanes $(START_LANES)) $(if $(ENGINES),--engines $(ENGINES))
 
 # reports/pnr.csv and pnr.md from every layout in build/ (make harden DESIGN=<d> makes one).
 .PHONY: pnr-report

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Design-space exploration of the streaming RNS polymul engine (docs/polymul_dse.md).
 
-    flow/dse_polymul.py [--sets 1024_19,2048_33,4096_62 | --n 1024 --logq 19] [--plan] [--max-points N]
+    flow/dse_polymul.py [--sets 1024_19,2048_33,4096_62 | --n 1024 --logq 19] [--engines single,multi] [--plan] [--max-points N]
                         [--start-lanes P] [-j N] [--scheduler ADDR | --local-cluster N] [--rerun] [--generate-only]
                         [--report-only]
 
@@ -25,6 +25,12 @@ one at a time (coordinate descent, as flow/dse.py does for the multipliers), not
   7. architecture (b), the banked SRAM tile with more units (`polymul_<n>_<logq>[_p<P>]`, P = 1..32):
      skipped where its macros alone exceed 25 mm2, pruned below a tile measured within it, else run.
      Architecture (c), four-step, is not built; reports.polymul_arch gives its storage bound.
+  8. the multi-pass engine over external memory (docs/polymul_multipass.md), one-limb batch designs
+     `mpoly_<n>_x<n1>_b256_l1_s32_p<P>_w31_t1` for n1 in 16..128 with n2 = n / n1 in 64..512 (the rows
+     engine's delay lines, flip-flops to 256 words) and P in 1, 2: one synthesis serves every set of its n,
+     counted L times (reports/polymul_multipass.md). The set's best engine, single-pass or multi-pass, is
+     reports/polymul_best.csv's row (flow/reports/polymul_engines.py). --engines picks the steps: `single`
+     (1-7), `multi` (8) or both (default); at n >= 8192 the single-pass points' macros alone exceed 25 mm2.
 Before synthesis every point is asked of the generator's registry (a refused name is recorded with
 the generator's reason), generated, and its macros' area read from its manifest: a point whose
 macros alone exceed 25 mm2 is skipped, and a _rff point whose _rsram twin has no macro (the same
@@ -55,6 +61,19 @@ STORES = ("sram", "ff")
 CLASSES = ("any", "proth", "proth2l", "proth3l")  # the generator's PrimeClass.all
 DEFAULT_SETS = ((1024, 19), (2048, 33), (4096, 62))
 DEFAULT_LANES = 4  # the generator's default P (StreamConfig.defaultLanes)
+MULTIPASS_N1 = (16, 32, 64, 128)
+MULTIPASS_N2 = (64, 128, 256, 512)  # rows engine sizes: delay lines in flip-flops to 256 words, macros beyond
+MULTIPASS_LANES = (1, 2)
+MULTIPASS_W = 31                    # the widest limb the rows engine's multipliers take: fewest limbs
+ENGINES = ("single", "multi")
+
+
+def multipass_names(n: int) -> list:
+    """The multi-pass step's points at n: [(design, lanes)], n1 smallest first, then P."""
+    return [(f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1", p)
+            for n1 in MULTIPASS_N1 if n % n1 == 0 and n // n1 in MULTIPASS_N2 for p in MULTIPASS_LANES]
+
+
 STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("class", "prime class"), ("store", "delay-line storage"),
          ("lanes", "lanes P"), ("store2", "delay-line storage at the chosen P"))  # then the tile (SetSweep.tile_step)
 
@@ -114,8 +133,9 @@ class SetSweep:
     points --max-points still allows (None: no cap)."""
 
     def __init__(self, n, logq, mode, runner=None, rerun=False, budget=None, jobs=1, rec=None, out=print,
-                 start_lanes=DEFAULT_LANES):
+                 start_lanes=DEFAULT_LANES, engines=ENGINES):
         self.n, self.logq, self.mode, self.runner, self.rerun = n, logq, mode, runner, rerun
+        self.engines = tuple(engines)
         self.start_lanes = start_lanes
         self.budget, self.jobs, self.out = budget or [None], max(1, jobs), out
         self.rec = rec if rec is not None else {"points": {}, "log": {}, "runs": []}
@@ -205,9 +225,10 @@ class SetSweep:
             kept.append((d, lanes))
         return kept
 
-    def run(self, step, cands):
+    def run(self, step, cands, aliases=True):
         """Synthesis of the kept candidates not up to date (within --max-points); returns nothing: the
-        results are read back from build/."""
+        results are read back from build/. aliases: look for the same circuit under another stream
+        engine's name first (stream designs only)."""
         todo = []
         for d, lanes in cands:
             if d in self.handled:
@@ -219,7 +240,7 @@ class SetSweep:
                 self.note(d, lanes, step, "ok", "up to date")
                 self.out(f"  {d}: up to date ({dse.result(d).get('date')})")
                 continue
-            a = None if self.rerun else self.alias(d)
+            a = None if self.rerun or not aliases else self.alias(d)
             if a:
                 self.note(d, lanes, step, "ok", f"measured as `{a['design']}` (the same circuit)")
                 self.out(f"  {d}: measured as {a['design']} (the same circuit, {a.get('date')})")
@@ -232,7 +253,8 @@ class SetSweep:
                 self.budget[0] -= 1
             todo.append((d, lanes))
             mf = pb.stream_manifest(d)
-            est = f" (macros {pb.macro_estimate_um2(mf) / 1e6:.2f} mm2 by its manifest)" if mf else ""
+            est = (f" (macros {pb.macro_estimate_um2(mf) / 1e6:.2f} mm2 by its manifest)"
+                   if mf and mf.get("kind") == "polymul_stream" else "")
             self.out(f"  {d}: {'to run' if self.mode != 'generate' else 'generated (--generate-only: not synthesized)'}{est}")
         if self.mode == "generate":
             for d, lanes in todo:
@@ -251,6 +273,12 @@ class SetSweep:
 
     # -- the descent
     def sweep(self) -> dict:
+        cur = self.single_pass_sweep() if "single" in self.engines else {}
+        if "multi" in self.engines:
+            self.multipass_step(pb.cpu_store())
+        return cur
+
+    def single_pass_sweep(self) -> dict:
         n, logq = self.n, self.logq
         p0 = min(self.start_lanes, n // 2)
         probe = f"polymul_{n}_{logq}_s{p0}"
@@ -345,6 +373,30 @@ class SetSweep:
                         f"measured, best {bt['design'] if bt else 'none measured within 25 mm2'}")
         self.out(f"  -> {self.log[-1].split(': ', 2)[2]}")
 
+    def multipass_step(self, store=None):
+        """Step 8: the multi-pass engine's points at this n (multipass_names); up-to-date ones are not rerun,
+        so the sets of one n share them. Logs the best by polymul_engines.rank at this set."""
+        from reports import polymul_engines as pe
+        from reports import polymul_multipass as pm
+        n, logq = self.n, self.logq
+        cands = multipass_names(n)
+        self.out(f" step multipass: the multi-pass engine at n = {n} (one limb, a batch; L copies at a set): "
+                 f"{len(cands)} points")
+        kept = self.screen("multipass", cands)
+        self.run("multipass", kept, aliases=False)
+        rows = []
+        for d, _ in kept:
+            mf = pb.stream_manifest(d)
+            if mf:
+                rows += [pe.multipass_candidate(r, {"base": pb.baselines(store, n, logq), "paper": None})
+                         for r in pm.rows_of(d, mf, [(n, logq)], store) if "area_mm2" in r]
+        b = max(rows, key=pe.rank) if rows else None
+        self.log.append(f"{self.set}: multipass: {len(cands)} points, {len(rows)} measured, best "
+                        + (f"{b['design']} ({b['area_mm2']:.1f} mm2 for L copies, "
+                           f"{'absent' if b['ratio_vs_tfhe_ntt'] is None else format(b['ratio_vs_tfhe_ntt'], '.2f') + 'x'} tfhe-ntt)"
+                           if b else "none measured"))
+        self.out(f"  -> {self.log[-1].split(': ', 2)[2]}")
+
     def lanes_step(self, configs, nm):
         """P smallest first, in waves of the job count; the larger P are pruned once one exceeds the budget."""
         cands = [(nm(c), c["lanes"]) for c in configs]
@@ -396,6 +448,8 @@ def main(argv=None):
                     help=f"the lanes P0 of steps 1-4, one of {', '.join(map(str, LANES))} (default {DEFAULT_LANES}, the "
                          "generator's): a smaller P0 where the default's synthesis does not fit the machine (at (4096, 62), "
                          "P = 4 needs about 4x P = 1's memory)")
+    ap.add_argument("--engines", default=",".join(ENGINES),
+                    help="single (the streaming engine's steps 1-7), multi (the multi-pass engine, step 8) or both")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (workers share this repository's path)")
     ap.add_argument("--local-cluster", type=int, default=0, metavar="N", help="run on a local Dask cluster of N workers")
@@ -408,6 +462,9 @@ def main(argv=None):
     if a.start_lanes not in LANES:
         ap.error(f"--start-lanes {a.start_lanes}: not a lane count the sweep uses; accepted: {', '.join(map(str, LANES))}")
     sets = parse_sets(a)
+    engines = [e for e in a.engines.split(",") if e]
+    if not engines or any(e not in ENGINES for e in engines):
+        ap.error(f"--engines {a.engines}: use {', '.join(ENGINES)} or both, comma-separated (e.g. --engines multi)")
     offchip = pb.OFFCHIP_NAME if a.offchip_gbps == pb.OFFCHIP_GBYTES_S else "given with --offchip-gbps"
     if a.report_only:
         pb.write_reports(pb.collect(), a.offchip_gbps, offchip)
@@ -424,7 +481,7 @@ def main(argv=None):
             if runner.client:
                 jobs = max(1, len(runner.client.scheduler_info()["workers"]))
         for n, logq in sets:
-            s = SetSweep(n, logq, mode, runner, a.rerun, budget, jobs, rec, start_lanes=a.start_lanes)
+            s = SetSweep(n, logq, mode, runner, a.rerun, budget, jobs, rec, start_lanes=a.start_lanes, engines=engines)
             s.sweep()
             if mode != "plan":
                 rec["log"][s.set] = s.log

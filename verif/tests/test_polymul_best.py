@@ -378,8 +378,8 @@ def test_plan_refusals_and_macro_skip(tree, monkeypatch):
     # --max-points 3: three points to run, the rest capped; nothing ran, nothing was generated
     assert text.count(": to run") == 3 and "not run: --max-points reached" in text
     assert not layout.rtl_dir("polymul_4096_62_s4_w32").exists()
-    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 7  # six stream steps and the tile
-    assert [l.split(": ")[1] for l in s.log] == ["width", "mul", "class", "store", "lanes", "store2", "tile"]
+    assert [l.split(":")[0] for l in s.log] == ["4096_62"] * 8  # six stream steps, the tile and the multi-pass engine
+    assert [l.split(": ")[1] for l in s.log] == ["width", "mul", "class", "store", "lanes", "store2", "tile", "multipass"]
     # --start-lanes 1: steps 1-4 at P = 1 (the width step's points are _s1_)
     out1 = []
     dse_polymul.SetSweep(4096, 62, "plan", rec={"points": {}, "log": {}, "runs": []}, out=out1.append, budget=[0],
@@ -714,3 +714,32 @@ def test_a_wider_design_serves_a_smaller_set_of_its_n(tree, monkeypatch):
     assert float(r["time_us_hbm2_256"]) == pytest.approx(512 * 5.0 / 1000)
     assert rows[(2048, 58)]["design"] == "polymul_2048_58_s4_w31"
     assert rows[(2048, 70)]["design"] == ""                           # 62 bits do not cover 2^70
+
+
+def test_multipass_step_points_and_best(tree, monkeypatch):
+    """Step 8: the multi-pass points of n (n2 = n / n1 in 64..512, P in 1, 2), the engines option, and the best
+    synthesized one logged with its L-copy area and ratio."""
+    build, _ = tree
+    assert [d for d, _ in dse_polymul.multipass_names(16384)] == [
+        f"mpoly_16384_x{n1}_b256_l1_s32_p{p}_w31_t1" for n1 in (32, 64, 128) for p in (1, 2)]
+    assert dse_polymul.multipass_names(512) == []
+    monkeypatch.setattr(registry, "describe_many", lambda names: {n: {"design": n, "params": {}} for n in names})
+    d = "mpoly_16384_x64_b256_l1_s32_p1_w31_t1"
+    m = {"design": d, "kind": "multipass_batch", "n": 16384, "limb_bits": 31, "slot_bits": 32, "cycles_per_product": 17519,
+         "batch": {"steady_cycles_per_product": 17519}, "model_cycles": [16384] * 3, "fill_cycles": [590, 647, 1135]}
+    layout.rtl_dir(d).mkdir(parents=True)
+    layout.manifest(d).write_text(json.dumps(m))
+    layout.rtl(d).write_text("module m; endmodule\n")
+    layout.harden_dir(d).mkdir(parents=True)
+    layout.metrics(d).write_text(json.dumps({
+        "design": d, "rtl_sha256": hashlib.sha256(layout.rtl(d).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
+        "design__instance__area": 8.0e6, "critical_path_ns": 10.0, "design__instance__count": 1000, "date": "2026-11-29"}))
+    out, rec = [], {"points": {}, "log": {}, "runs": []}
+    s = dse_polymul.SetSweep(16384, 243, "plan", rec=rec, out=out.append, budget=[1], engines=("multi",))
+    s.sweep()
+    text = "\n".join(out)
+    assert "step width" not in text                                   # --engines multi: no single-pass steps
+    assert f"{d}: up to date" in text and text.count(": to run") == 1 and "not run: --max-points reached" in text
+    assert len(s.log) == 1 and s.log[0].startswith(f"16384_243: multipass: 6 points, 1 measured, best {d} (")
+    L = 8                                                             # eight 31-bit primes make Q >= 2^243
+    assert f"({8.0 * L:.1f} mm2 for L copies" in s.log[0]
