@@ -209,18 +209,19 @@ def peak_gb(steps: dict) -> float:
     return round(max((s["peak_mb"] for s in steps.values()), default=0) / 1024, 2)
 
 
-PICTURE_PX = 480  # the rendered layout's longer side in the report: small enough to commit
-
-
 def picture(run: Path, out: Path) -> bool:
-    """KLayout.Render's picture of the final layout (headless, in the Classic flow), shrunk to
-    PICTURE_PX; False where the step left none."""
+    """The final GDS drawn by flow/layout_picture.py (metals only); LibreLane's KLayout.Render picture,
+    shrunk, where that cannot draw; False where neither is there."""
+    import layout_picture
+    gds = next(iter(sorted((run / "final" / "gds").glob("*.gds"))), None)
+    if gds and layout_picture.draw(gds, out):
+        return True
     src = next(iter(sorted(run.glob("*-klayout-render/*.png"))), None)
     if src is None:
         return False
     from PIL import Image
     with Image.open(src) as im:
-        im.thumbnail((PICTURE_PX, PICTURE_PX))
+        im.thumbnail((layout_picture.PICTURE_PX, layout_picture.PICTURE_PX))
         im.convert("RGB").quantize(64).save(out, optimize=True)
     return True
 
