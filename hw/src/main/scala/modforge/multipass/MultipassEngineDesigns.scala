@@ -65,7 +65,7 @@ ${MultipassManifest.layout(m, c.P)}
   "halves": ${c.halves},
   "columns": {"ntt_lanes": ${fc.nttLanes}, "row_lanes": ${fc.R}, "ntt_latency_cycles": ${fc.shape.latency}, "twiddle_phases": ${fc.phases}, "blocks": ${fc.blocks}},
   "columns_inverse": {"ntt_lanes": ${ic.nttLanes}, "row_lanes": ${ic.R}, "ntt_latency_cycles": ${ic.shape.latency}, "twiddle_phases": ${ic.phases}, "blocks": ${ic.blocks}},
-  "rows": {"engine": "${c.rows.engine.name}", "engine_latency_cycles": ${c.rows.engine.latency}, "groups": ${c.rows.groups}},
+  "rows": {"engine": "${c.rows.engine.name}", "engine_latency_cycles": ${c.rows.engine.latency}, "groups": ${c.rows.groups}},${MultipassManifest.sram(c.rows.engine)}
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
 ${Generate.portsJson(top)}

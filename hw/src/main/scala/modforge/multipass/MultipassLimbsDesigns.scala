@@ -94,7 +94,7 @@ ${MultipassManifest.layout(m, c.P, c.limbs)}
   "halves": ${c.halves},
   "columns": {"ntt_lanes": ${fc.nttLanes}, "row_lanes": ${fc.R}, "ntt_latency_cycles": ${fc.shape.latency}, "twiddle_phases": ${fc.phases}, "blocks": ${fc.blocks}},
   "columns_inverse": {"ntt_lanes": ${ic.nttLanes}, "row_lanes": ${ic.R}, "ntt_latency_cycles": ${ic.shape.latency}, "twiddle_phases": ${ic.phases}, "blocks": ${ic.blocks}},
-  "rows": {"engine_latency_cycles": ${e0.rows.engine.latency}, "groups": ${e0.rows.groups}},
+  "rows": {"engine_latency_cycles": ${e0.rows.engine.latency}, "groups": ${e0.rows.groups}},${MultipassManifest.sram(e0.rows.engine, c.engines.size)}
   "generator": "SpinalHDL ${Spinal.version}",
   "ports": [
 ${Generate.portsJson(top)}

@@ -19,6 +19,16 @@ object MultipassManifest {
   "region_bytes": ${m.regionBytes},
   "footprint_bytes": ${m.footprintBytes * limbs},"""
 
+  /** The `sram` member (a line of its own) where the rows engine's delay lines reach the macro depth (n2 above
+    * 256 words): its macros, as the single-pass engine's manifest gives them ([[modforge.polymul.StreamDesigns.sramJson]]),
+    * times `engines` rows engines; nothing otherwise, so designs without macros keep their manifests. The flow reads
+    * it to give synthesis the macros' models (flow/harden.py, `sram.macro_models`). */
+  def sram(rows: modforge.polymul.StreamConfig, engines: Int = 1): String = {
+    val json = modforge.polymul.StreamDesigns.sramJson(rows, engines)
+    if (json == "null") "" else s"""
+  "sram": $json,"""
+  }
+
   /** A batch design's `batch` member (a line of its own, after `cycles_per_product`), or nothing: `e` the (first)
     * engine, `steady` the cycles per product in the steady state. */
   def batch(e: MultipassEngineConfig, steady: Int): String =

@@ -50,7 +50,7 @@ ${MultipassManifest.layout(m, c.P)}
   "engine_mul": "${e.mul.name}",
   "engine_psi": ${e.psis.head},
   "engine_frame": ${e.frame},
-  "engine_latency_cycles": ${e.latency},
+  "engine_latency_cycles": ${e.latency},${MultipassManifest.sram(e)}
   "engine_reset_cycles": ${modforge.polymul.StreamPolymul.resetCycles},
   "chunk_bursts": ${c.chunkBursts},
   "chunk_beats": ${c.chunkBeats},

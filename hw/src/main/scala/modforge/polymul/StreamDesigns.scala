@@ -115,10 +115,12 @@ object StreamDesigns {
   }
 
   /** The macros as the flow reads them (flow/harden.py, flow/configs.py: the NTT tile's `sram` member), null without. */
-  def sramJson(c: StreamConfig): String = {
+  /** The manifest's `sram` member: the macros of `copies` engines of configuration c ("null" without macros). */
+  def sramJson(c: StreamConfig, copies: Int = 1): String = {
     val macros = c.macroLines.map { case (_, d, w) => DelayLine.grid(w, d) }
+    val k = c.limbs * copies
     if (macros.isEmpty) "null"
-    else s"""{"macro_models": [${macros.map(_.sky.name).distinct.map("\"" + _ + "\"").mkString(", ")}], "macro_count": ${macros.map(_.count).sum * c.limbs}, "macro_area_um2": ${f"${macros.map(_.areaUm2).sum * c.limbs}%.3f"}}"""
+    else s"""{"macro_models": [${macros.map(_.sky.name).distinct.map("\"" + _ + "\"").mkString(", ")}], "macro_count": ${macros.map(_.count).sum * k}, "macro_area_um2": ${f"${macros.map(_.areaUm2).sum * k}%.3f"}}"""
   }
 
   /** The manifest alone, without elaborating (`Generate --manifest-only`): `<out>/<name>/plan/<name>.json`,
