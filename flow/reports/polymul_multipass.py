@@ -20,6 +20,8 @@ and every Table I set of the same n, one row:
   passes' traffic (s the slot bits). The bandwidth needed is bytes x f_clk / cycles.
 - **Against the CPU:** the strongest tfhe-ntt figure measured for the set (data/baselines/cpu_strongest.json, with the
   CPU and its vector extensions), over the time per product at 256 GB/s.
+- **Per mm2:** products per second at 256 GB/s over the copies' area (the brief's per-area figure; no GPU figure
+  is measured on our machines to set beside it).
 - **The limit:** area (over 25 mm2), bandwidth (bytes / B above cycles / f_clk), the engine's AXI port (its beats
   above the passes' own cycles: a wider bus would help) or the engine's cycles at its clock.
 
@@ -42,7 +44,7 @@ GOALS = {1024: 3.0, 2048: 1.5, 4096: 1.5}   # the issue's ratios; 3x at every n 
 CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "hierarchical", "area_mm2", "clock_mhz", "cycles_per_product",
               "engine_us", "bytes_per_product", "time_us_hbm2_256", "time_us_ddr4_25_6", "bandwidth_needed_gbs",
               "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "ratio_vs_tfhe_ntt", "goal", "fits_25mm2", "limit",
-              "misses", "synthesized"]
+              "misses", "synthesized", "products_per_s_per_mm2"]
 
 
 def designs() -> list:
@@ -99,6 +101,8 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
             "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
             "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
             "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns",
+            # the brief's per-area figure: products per second at 256 GB/s over the L copies' area
+            "products_per_s_per_mm2": round(1e6 / times["hbm2_256"] / area, 1),
         })
     return out
 
@@ -119,17 +123,18 @@ def main():
              "strongest tfhe-ntt figure measured for the set over the time at 256 GB/s. "
              "docs/polymul_multipass.md, \"At the Table I sets\", explains the columns.", ""]
     lines += md_head("n", "log q", "design", "limbs", "copies", "area (mm2)", "clock (MHz)", "cycles", "us (engine)",
-                     "us at 256 GB/s", "us at 25.6 GB/s", "GB/s needed", "tfhe-ntt (us)", "CPU", "vs tfhe-ntt", "goal",
+                     "us at 256 GB/s", "us at 25.6 GB/s", "GB/s needed", "products/s per mm2", "tfhe-ntt (us)", "CPU", "vs tfhe-ntt", "goal",
                      "<= 25 mm2", "limit", "misses by")
     for r in rows:
         if "area_mm2" not in r:
-            lines.append(f"| {r['n']} | {r['logq']} | `{r['design']}` | | | | | | | | | | | | | | | {r['limit']} |")
+            lines.append(f"| {r['n']} | {r['logq']} | `{r['design']}` | | | | | | | | | | | | | | | | {r['limit']} |")
             continue
         ratio = r["ratio_vs_tfhe_ntt"]
         lines.append(
             f"| {r['n']} | {r['logq']} | `{r['design']}` | {r['limbs']} | {r['copies']} | {fmt(r['area_mm2'], '.3f')} | "
             f"{fmt(r['clock_mhz'], '.1f')} | {r['cycles_per_product']:,} | {fmt(r['engine_us'], '.2f')} | "
             f"{fmt(r['time_us_hbm2_256'], '.2f')} | {fmt(r['time_us_ddr4_25_6'], '.2f')} | {fmt(r['bandwidth_needed_gbs'], '.1f')} | "
+            f"{fmt(r['products_per_s_per_mm2'], ',.0f')} | "
             f"{fmt(r['tfhe_ntt_us'], '.3f')} | {r['tfhe_ntt_extensions'] or 'absent'} | "
             f"{'absent' if ratio is None else format(ratio, '.3f') + 'x'} | {r['goal']}x | {'yes' if r['fits_25mm2'] else 'no'} | "
             f"{r['limit']} | {r['misses']} |")

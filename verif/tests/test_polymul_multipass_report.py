@@ -50,6 +50,7 @@ def test_rows(build):
     assert r["ratio_vs_tfhe_ntt"] == pytest.approx(3.0)
     assert r["limit"] == "cycles at the clock (lanes)"
     assert r["bandwidth_needed_gbs"] == pytest.approx(nbytes / 44.0 / 1e3, rel=1e-3)
+    assert r["products_per_s_per_mm2"] == pytest.approx(1e6 / 44.0 / 25.0, abs=0.1)
     big = rows[223]
     assert big["copies"] == 8 and big["area_mm2"] == pytest.approx(40.0) and not big["fits_25mm2"]
     assert big["limit"] == "area"
