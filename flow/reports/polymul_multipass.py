@@ -113,7 +113,8 @@ def main():
         sys.exit(f"{NAME}: the paper's Table I could not be read (data/papers/millar.toml); reports/{NAME}.md is left as it is")
     store = pb.cpu_store()
     found = designs()
-    rows = [row for d, m in found for row in rows_of(d, m, sets, store)]
+    rows = sorted((row for d, m in found for row in rows_of(d, m, sets, store)),
+                  key=lambda r: (r["n"], r["logq"], r["design"]))
     stale = [d for d, _ in found if harden_result(d) is not None and not same_rtl(harden_result(d), d)]
     lines = ["# The multi-pass engine at the Table I sets", "",
              "One row per synthesized multi-pass design and Table I set of its n. Area: the design's post-synthesis "
