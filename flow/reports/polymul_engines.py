@@ -117,16 +117,16 @@ def rank(row: dict) -> tuple:
 
 def best_rows(data: dict, sets_wanted, store, best_row, previous: dict = None) -> list:
     """One row per set of sets_wanted: the best candidate, or the set's baselines alone."""
-    from reports import polymul_best as pb
+    from reports import polymul_inputs as pi
     from reports import polymul_multipass as pm
     previous = previous_rows() if previous is None else previous
     mp = [r for d, m in pm.designs() for r in pm.rows_of(d, m, sorted(sets_wanted), store) if "area_mm2" in r]
     here = {p["design"] for s in data["sets"].values() for p in s["points"] if p["status"] != "not hardened"}
-    paper = pb.paper_table4()
+    paper = pi.paper_table4()
     out = []
     for key in sorted(sets_wanted):
         s = data["sets"].get(key) or {"n": key[0], "logq": key[1], "points": [], "best": None,
-                                      "base": pb.baselines(store, *key), "paper": paper.get(key)}
+                                      "base": pi.baselines(store, *key), "paper": paper.get(key)}
         cands = [single_pass_candidate(s, best_row)] if s["best"] else []
         cands += [wider_candidate(p, s, best_row) for k2, s2 in data["sets"].items()
                   if k2[0] == key[0] and k2[1] > key[1] and s2["best"] and q_bits(p := s2["best"]) >= key[1]]

@@ -31,7 +31,7 @@ none is estimated beyond the hierarchical count.
 import math
 import sys
 
-from reports import polymul_best as pb
+from reports import polymul_inputs as pi
 from reports.common import fmt, manifests, generated_by, harden_result, md_head, same_rtl, stamp, write_csv, write_md
 
 from polymul.multipass import MultipassError, stream_primes
@@ -73,7 +73,7 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
         engine_us = cycles / f_mhz
         nbytes = 9 * n * L * m["slot_bits"] // 8
         times = {k: max(engine_us, nbytes / b * 1e6) for k, b in MEMORIES.items()}
-        base = pb.baselines(store, n, logq)
+        base = pi.baselines(store, n, logq)
         ratio = base["tfhe_ntt_us"] / times["hbm2_256"] if base["tfhe_ntt_us"] else None
         area = copies * area_mm2
         goal = GOALS.get(n, 3.0)
@@ -108,10 +108,10 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
 
 
 def main():
-    sets = sorted(pb.paper_sets())
+    sets = sorted(pi.paper_sets())
     if not sets:
         sys.exit(f"{NAME}: the paper's Table I could not be read (data/papers/millar.toml); reports/{NAME}.md is left as it is")
-    store = pb.cpu_store()
+    store = pi.cpu_store()
     found = designs()
     rows = sorted((row for d, m in found for row in rows_of(d, m, sets, store)),
                   key=lambda r: (r["n"], r["logq"], r["design"]))

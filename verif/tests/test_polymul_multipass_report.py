@@ -10,7 +10,7 @@ import pytest
 
 import layout
 from harden import flow_sha256
-from reports import polymul_best as pb
+from reports import polymul_inputs as pi
 from reports import polymul_multipass as pm
 
 D = "mpoly_8192_x64_b256_l1_s32_p2_t1"
@@ -28,7 +28,7 @@ def build(tmp_path, monkeypatch):
     layout.metrics(D).write_text(json.dumps({
         "design": D, "rtl_sha256": hashlib.sha256(layout.rtl(D).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
         "design__instance__area": 5.0e6, "critical_path_ns": 10.0, "design__instance__count": 1000, "date": "2026-11-28"}))
-    monkeypatch.setattr(pb, "baselines", lambda store, n, logq: {"tfhe_ntt_us": 132.0, "tfhe_ntt_cpu": "test CPU",
+    monkeypatch.setattr(pi, "baselines", lambda store, n, logq: {"tfhe_ntt_us": 132.0, "tfhe_ntt_cpu": "test CPU",
                                                                    "tfhe_ntt_extensions": "AVX-512 IFMA"})
     return m
 
