@@ -463,7 +463,7 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
     add_metrics(failing, json.loads(layout.manifest(failing).read_text()), 1e6, 2.0, rtl="0" * 64)
     before = layout.metrics(failing).read_text()
     out, rec = [], {"points": {}, "log": {}, "runs": []}
-    s = dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1)
+    s = dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1, engines=("single",))
     cur = s.sweep()
     text = "\n".join(out)
     # width: w = 19 (2 limbs, 28.9 mm2) is over budget, w = 16 (2 limbs) costs more area-time: w = 20 stays
@@ -493,7 +493,7 @@ def test_sweep_descends_prunes_and_records_failures(tree, monkeypatch):
     assert "tile: 6 points, 3 measured, best polymul_1024_19_p8" in s.log[-1]
     # resumable: a second sweep runs nothing (every measured point is up to date; the failure is retried)
     Runner.ran.clear()
-    dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1).sweep()
+    dse_polymul.SetSweep(1024, 19, "run", runner=Runner(), rec=rec, out=out.append, jobs=1, engines=("single",)).sweep()
     assert Runner.ran == [failing]
     assert "(1024, 19): start" in text
 
@@ -602,7 +602,7 @@ def test_sweep_takes_a_measured_alias(tree, monkeypatch):
             self.ran += designs
             return {d: {"design": d, "ok": False, "wall_s": 0, "tail": "not in this test"} for d in designs}
     rec = {"points": {}, "log": {}, "runs": []}
-    s = dse_polymul.SetSweep(2048, 33, "run", runner=Runner(), rec=rec, out=lambda x: None, jobs=1)
+    s = dse_polymul.SetSweep(2048, 33, "run", runner=Runner(), rec=rec, out=lambda x: None, jobs=1, engines=("single",))
     s.sweep()
     assert "polymul_2048_33_s4_w18" not in Runner.ran
     assert rec["points"]["polymul_2048_33_s4_w18"]["why"] == "measured as `polymul_2048_33_s4` (the same circuit)"
