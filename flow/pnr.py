@@ -259,8 +259,8 @@ def deferred_errors(log: Path) -> list:
         if "LibreLane will now quit" in line or re.match(r"\[\d\d:\d\d:\d\d\]", line):
             break
         line = line.strip()
-        if line.startswith("*") and out:
-            out[-1] += (", " if out[-1].endswith(":") is False else " ") + line.lstrip("* ").strip()
+        if line.startswith("*") and out:  # a corner of the error above: "...corners: a, b"
+            out[-1] += (" " if out[-1].endswith(":") else ", ") + line.lstrip("* ").strip()
         elif line:
             out.append(line)
     return out

@@ -18,10 +18,11 @@ then the smaller area. A set with none has its baselines only.
 """
 import csv
 
-from reports import common
+from reports import common, pnr_table
+from reports import polymul_inputs as pi
+from reports import polymul_multipass as pm
 
 ENGINE_FIELDS = ["engine", "hierarchical", "time_us_hbm2_256", "bandwidth_needed_gbs", "fits_25mm2", "limit", "source"]
-HBM2_BYTES_S = 256e9  # one HBM2 stack (polymul_multipass.MEMORIES["hbm2_256"])
 KEPT = "kept from the previous reports/polymul_best.csv: not synthesized in this build folder"
 
 
@@ -30,7 +31,7 @@ def single_pass_candidate(s: dict, best_row) -> dict:
     b = s["best"]
     row = best_row(s)
     bytes_per_product = b["bits_per_product"] / 8
-    time_us = max(b["us_per_product"], bytes_per_product / HBM2_BYTES_S * 1e6)
+    time_us = max(b["us_per_product"], bytes_per_product / pm.MEMORIES["hbm2_256"] * 1e6)
     row.update(engine="single-pass", hierarchical="no: the design as synthesized", time_us_hbm2_256=time_us,
                bandwidth_needed_gbs=bytes_per_product / b["us_per_product"] / 1e3, fits_25mm2=b["within"],
                limit="bandwidth" if time_us > b["us_per_product"] else "",
@@ -99,14 +100,13 @@ def kept_candidate(prev: dict, s: dict) -> dict:
            "engine": "single-pass", "hierarchical": prev.get("hierarchical") or "no: the design as synthesized",
            "time_us_hbm2_256": num("time_us_hbm2_256") or (1e6 / tput if tput else None),
            "bandwidth_needed_gbs": num("bandwidth_needed_gbs"),
-           "fits_25mm2": (num("area_mm2") or 0) <= 25.0, "limit": prev.get("limit") or "", "source": KEPT}
+           "fits_25mm2": (num("area_mm2") or 0) <= pm.AREA_BUDGET_MM2, "limit": prev.get("limit") or "", "source": KEPT}
     return row
 
 
 def with_layout(row: dict) -> dict:
     """The post-route figure beside the post-synthesis one (issue 42): the design's layout status
     (reports/pnr.csv's words) and its post-route tt critical path where a layout finished."""
-    from reports import pnr_table
     pr = pnr_table.post_route(row["design"])
     return {**row, "layout_status": pnr_table.layout_status(row["design"]), "post_route_cp_tt_ns": pr[0] if pr else None}
 
@@ -117,8 +117,6 @@ def rank(row: dict) -> tuple:
 
 def best_rows(data: dict, sets_wanted, store, best_row, previous: dict = None) -> list:
     """One row per set of sets_wanted: the best candidate, or the set's baselines alone."""
-    from reports import polymul_inputs as pi
-    from reports import polymul_multipass as pm
     previous = previous_rows() if previous is None else previous
     mp = [r for d, m in pm.designs() for r in pm.rows_of(d, m, sorted(sets_wanted), store) if "area_mm2" in r]
     here = {p["design"] for s in data["sets"].values() for p in s["points"] if p["status"] != "not hardened"}

@@ -316,3 +316,20 @@ def test_cli_auto_without_tools_says_what_it_skipped(monkeypatch, tmp_path):
     assert p.returncode == 0 and "layout skipped" in p.stdout and "OPENROAD_EXE" in p.stdout
     p = subprocess.run([sys.executable, str(ROOT / "flow" / "pnr.py"), "mul_16"], capture_output=True, text=True, env=env)
     assert p.returncode == 1 and "Layout tools missing" in p.stderr
+
+
+def test_layout_picture_draws_the_metals_only(tmp_path):
+    """flow/layout_picture.py: a GDS with a met1 box gives a PNG; one with no metal layer gives none."""
+    db = pytest.importorskip("klayout.db")
+    import layout_picture
+
+    def gds(layer, name):
+        ly = db.Layout()
+        top = ly.create_cell("top")
+        top.shapes(ly.layer(layer, 20)).insert(db.Box(0, 0, 10000, 5000))
+        path = tmp_path / name
+        ly.write(str(path))
+        return path
+    out = tmp_path / "m.png"
+    assert layout_picture.draw(gds(68, "met1.gds"), out) and out.stat().st_size > 0
+    assert not layout_picture.draw(gds(66, "poly.gds"), tmp_path / "p.png") and not (tmp_path / "p.png").exists()

@@ -178,16 +178,16 @@ def test_best_csv_columns_and_values(tree):
 MP = "mpoly_16384_x64_b256_l1_s32_p1_t1"
 
 
-def add_multipass(build, std_um2=2.0e6, cp_ns=10.0, cycles=17000):
+def add_multipass(build, std_um2=2.0e6, cp_ns=10.0, cycles=17000, d=MP, limb_bits=30, fill=(300, 600, 500)):
     """A one-limb multi-pass batch design at n = 16384 (the fields polymul_multipass reads)."""
-    m = {"design": MP, "kind": "multipass_batch", "n": 16384, "limb_bits": 30, "slot_bits": 32, "cycles_per_product": cycles,
-         "batch": {"steady_cycles_per_product": cycles}, "model_cycles": [16384] * 3, "fill_cycles": [300, 600, 500]}
-    layout.rtl_dir(MP).mkdir(parents=True)
-    layout.manifest(MP).write_text(json.dumps(m))
-    layout.rtl(MP).write_text("module m; endmodule\n")
-    layout.harden_dir(MP).mkdir(parents=True)
-    layout.metrics(MP).write_text(json.dumps({
-        "design": MP, "rtl_sha256": hashlib.sha256(layout.rtl(MP).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
+    m = {"design": d, "kind": "multipass_batch", "n": 16384, "limb_bits": limb_bits, "slot_bits": 32, "cycles_per_product": cycles,
+         "batch": {"steady_cycles_per_product": cycles}, "model_cycles": [16384] * 3, "fill_cycles": list(fill)}
+    layout.rtl_dir(d).mkdir(parents=True)
+    layout.manifest(d).write_text(json.dumps(m))
+    layout.rtl(d).write_text("module m; endmodule\n")
+    layout.harden_dir(d).mkdir(parents=True)
+    layout.metrics(d).write_text(json.dumps({
+        "design": d, "rtl_sha256": hashlib.sha256(layout.rtl(d).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
         "design__instance__area": std_um2, "critical_path_ns": cp_ns, "design__instance__count": 1000, "date": "2026-11-29"}))
 
 
@@ -725,15 +725,7 @@ def test_multipass_step_points_and_best(tree, monkeypatch):
     assert dse_polymul.multipass_names(512) == []
     monkeypatch.setattr(registry, "describe_many", lambda names: {n: {"design": n, "params": {}} for n in names})
     d = "mpoly_16384_x64_b256_l1_s32_p1_w31_t1"
-    m = {"design": d, "kind": "multipass_batch", "n": 16384, "limb_bits": 31, "slot_bits": 32, "cycles_per_product": 17519,
-         "batch": {"steady_cycles_per_product": 17519}, "model_cycles": [16384] * 3, "fill_cycles": [590, 647, 1135]}
-    layout.rtl_dir(d).mkdir(parents=True)
-    layout.manifest(d).write_text(json.dumps(m))
-    layout.rtl(d).write_text("module m; endmodule\n")
-    layout.harden_dir(d).mkdir(parents=True)
-    layout.metrics(d).write_text(json.dumps({
-        "design": d, "rtl_sha256": hashlib.sha256(layout.rtl(d).read_bytes()).hexdigest(), "flow_sha256": flow_sha256(),
-        "design__instance__area": 8.0e6, "critical_path_ns": 10.0, "design__instance__count": 1000, "date": "2026-11-29"}))
+    add_multipass(build, std_um2=8.0e6, cycles=17519, d=d, limb_bits=31, fill=(590, 647, 1135))
     out, rec = [], {"points": {}, "log": {}, "runs": []}
     s = dse_polymul.SetSweep(16384, 243, "plan", rec=rec, out=out.append, budget=[1], engines=("multi",))
     s.sweep()
