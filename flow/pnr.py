@@ -272,6 +272,12 @@ def last_attempt(design: str):
     return (files[-1], json.loads(files[-1].read_text())) if files else (None, None)
 
 
+def first_step_time(run: Path) -> float:
+    """When the run folder's first step started (its folder's mtime), or 0."""
+    firsts = sorted(d for d in run.glob("*-*") if re.match(r"0*1-", d.name))
+    return firsts[0].stat().st_mtime if firsts else 0.0
+
+
 def resume_librelane(design: str, cfg: Path, pdk_root: Path, log: Path, env: dict, step: str,
                      timeout_s: float = None) -> Path:
     """harden.run_librelane on the existing run folder, from `step` (LibreLane `--from`, no
@@ -342,15 +348,22 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     if resume is not None:
         path, att = last_attempt(design)
         run_dir = ll / "runs" / RUN_TAG
-        why = ("no stopped layout is recorded in build/<d>/pnr_attempts/" if att is None else
+        if att is not None and run_dir.is_dir() and first_step_time(run_dir) > path.stat().st_mtime:
+            att = None  # the record is of an earlier run: this run folder was started after it
+        why = (("no stopped layout is recorded in build/<d>/pnr_attempts/ (a run killed without one, e.g. by the "
+                "machine, is resumed only from a step named: PNR_RESUME=<LibreLane step id>)")
+               if att is None and not resume else
                f"its run folder {shown(run_dir)} is gone" if not run_dir.is_dir() else
                f"{shown(cfg)} would differ from the stopped run's (other settings, clock or netlist)"
                if not cfg.exists() or cfg.read_text() != text else
-               "the netlist was synthesized again since" if att.get("synth_date", synth.get("date")) != synth.get("date") else None)
+               "the netlist was synthesized again since" if (
+                   att.get("synth_date", synth.get("date")) != synth.get("date") if att is not None
+                   else layout.netlist(design).stat().st_mtime > first_step_time(run_dir)) else None)
         if why:
             raise FlowError(f"{design}: cannot resume the layout: {why}.\nFix: make harden DESIGN={design} "
                             "(without PNR_RESUME: a new layout)")
-        resumed = {"from_step": resume or att["step"], "attempt": shown(path), "attempt_runtime_s": att["runtime_s"]}
+        resumed = {"from_step": resume or att["step"], "attempt": shown(path) if att else None,
+                   "attempt_runtime_s": att["runtime_s"] if att else None}
     else:
         cfg.write_text(text)
     env = layout_env(tools, sys.executable, layout.BUILD / "eda_bin")

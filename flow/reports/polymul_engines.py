@@ -32,7 +32,8 @@ def single_pass_candidate(s: dict, best_row) -> dict:
     row = best_row(s)
     bytes_per_product = b["bits_per_product"] / 8
     time_us = max(b["us_per_product"], bytes_per_product / pm.MEMORIES["hbm2_256"] * 1e6)
-    row.update(engine="single-pass", hierarchical="no: the design as synthesized", time_us_hbm2_256=time_us,
+    row.update(engine="single-pass", hierarchical=b.get("hierarchical") or "no: the design as synthesized",
+               time_us_hbm2_256=time_us,
                bandwidth_needed_gbs=bytes_per_product / b["us_per_product"] / 1e3, fits_25mm2=b["within"],
                limit="bandwidth" if time_us > b["us_per_product"] else "",
                source=f"synthesized {b.get('date')}")
@@ -53,8 +54,9 @@ def wider_candidate(p: dict, s: dict, best_row) -> dict:
     """A single-pass design measured at another set of the same n whose Q covers this set's (Q >= 2^logq):
     the same circuit serves it (its products are exact mod the larger Q)."""
     row = single_pass_candidate({**s, "best": p}, best_row)
+    how = p.get("hierarchical") or "no: the design as synthesized"
     row.update(n=s["n"], logq=s["logq"],
-               hierarchical=f"no: the ({p['n']}, {p['logq']}) design as synthesized; its Q of {q_bits(p)} bits covers 2^{s['logq']}")
+               hierarchical=f"{how}; the ({p['n']}, {p['logq']}) design: its Q of {q_bits(p)} bits covers 2^{s['logq']}")
     return row
 
 

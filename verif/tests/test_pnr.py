@@ -301,6 +301,42 @@ def test_resume_refuses_without_a_stopped_layout(tmp_path, monkeypatch):
         pnr.pnr(d, period_ns=10.0, resume="")
 
 
+def test_resume_of_a_run_killed_without_record(tmp_path, monkeypatch):
+    """A run killed without a record (the machine stopped it): resumed only from a named step, on the same
+    configuration, and only while the netlist is older than the run folder."""
+    import layout
+    monkeypatch.setattr(pnr, "last_attempt", lambda d: (None, None))
+    monkeypatch.setattr(pnr, "current_synthesis", lambda d: {"date": "x", "design__instance__count": 1})
+    monkeypatch.setattr(pnr, "find_layout_tools", lambda: type("T", (), {"complete": True, "found": {}})())
+    monkeypatch.setattr(pnr, "pnr_config", lambda *a, **k: {"x": 1})
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+
+    class Started(Exception):
+        pass
+
+    def started(design, cfg, pdk_root, log, env, step, timeout_s=None):
+        raise Started(step)
+    monkeypatch.setattr(pnr, "resume_librelane", started)
+    monkeypatch.setattr(pnr, "find_pdk", lambda: type("P", (), {"root": tmp_path})())
+    d = "mul_16"
+    layout.manifest(d).parent.mkdir(parents=True)
+    layout.manifest(d).write_text("{}")
+    ll = layout.librelane_dir(d)
+    first = ll / "runs" / pnr.RUN_TAG / "01-verilator-lint"
+    first.mkdir(parents=True)
+    (ll / "config.pnr.json").write_text(json.dumps({"x": 1}, indent=2) + "\n")
+    layout.netlist(d).parent.mkdir(parents=True, exist_ok=True)
+    layout.netlist(d).write_text("module mul_16; endmodule\n")
+    os.utime(layout.netlist(d), (first.stat().st_mtime - 60,) * 2)
+    with pytest.raises(pnr.FlowError, match=r"no stopped layout is recorded.*PNR_RESUME=<LibreLane step id>"):
+        pnr.pnr(d, period_ns=10.0, resume="")
+    with pytest.raises(Started, match="OpenROAD.DetailedRouting"):
+        pnr.pnr(d, period_ns=10.0, resume="OpenROAD.DetailedRouting")
+    os.utime(layout.netlist(d), (first.stat().st_mtime + 60,) * 2)
+    with pytest.raises(pnr.FlowError, match="the netlist was synthesized again since"):
+        pnr.pnr(d, period_ns=10.0, resume="OpenROAD.DetailedRouting")
+
+
 def test_cli_refuses_a_design_without_rtl_naming_the_fix():
     p = subprocess.run([sys.executable, str(ROOT / "flow" / "pnr.py"), "no_such_design"], capture_output=True, text=True)
     if not eda.find_layout_tools().complete:

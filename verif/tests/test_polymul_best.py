@@ -716,6 +716,38 @@ def test_a_wider_design_serves_a_smaller_set_of_its_n(tree, monkeypatch):
     assert rows[(2048, 70)]["design"] == ""                           # 62 bits do not cover 2^70
 
 
+@pytest.mark.parametrize("limb1", ["own", "absent", "other psi"])
+def test_a_design_counted_from_its_limbs(tree, monkeypatch, limb1):
+    """A two-limb design too large to synthesize here, counted from the one-limb designs of its primes
+    (polymul_limbs): area their sum, clock the slowest, cycles its own; a limb without a synthesis of
+    its prime and psi is counted as the other's, and the row says so."""
+    build, reports = tree
+    q, psi = ["2147389441", "2147377153"], ["447825397", "1785079668"]
+    full = manifest("polymul_2048_58_s4_w31", 2048, 58, 4, 31, 2, primes=q)
+    add_design(build, {**full, "psi": psi})
+    limb0 = manifest("polymul_2048_30_s4_qaaaaaaa", 2048, 30, 4, 31, 1, primes=q[:1], macro_um2=2e6)
+    add_design(build, {**limb0, "psi": psi[:1]}, std_um2=9e6, cp_ns=5.0)
+    if limb1 != "absent":
+        one = manifest("polymul_2048_30_s4_qbbbbbbb", 2048, 30, 4, 31, 1, primes=q[1:], macro_um2=2e6)
+        add_design(build, {**one, "psi": [psi[1] if limb1 == "own" else "12345"]}, std_um2=10e6, cp_ns=6.0)
+    monkeypatch.setattr(pb, "paper_sets", lambda path=None: {(2048, 33), (2048, 42), (2048, 58)})
+    pb.write_reports()
+    _, rows = read_csv(reports)
+    r = rows[(2048, 58)]
+    assert r["design"] == "polymul_2048_58_s4_w31" and r["engine"] == "single-pass"
+    assert r["hierarchical"].startswith("yes: 2 limbs synthesized one by one")
+    assert int(r["cycles_per_product"]) == 512
+    if limb1 == "own":
+        assert float(r["area_mm2"]) == pytest.approx(9 + 2 + 10 + 2) and float(r["macro_mm2"]) == pytest.approx(4)
+        assert float(r["clock_mhz"]) == pytest.approx(1000 / 6.0, abs=0.01)
+        assert "limb 1 (q = 2147377153): polymul_2048_30_s4_qbbbbbbb" in r["hierarchical"]
+    else:  # limb 1 stands in as limb 0's synthesis
+        assert float(r["area_mm2"]) == pytest.approx(2 * (9 + 2)) and float(r["clock_mhz"]) == pytest.approx(200.0)
+        assert "limb 1 (q = 2147377153): not synthesized, counted as polymul_2048_30_s4_qaaaaaaa" in r["hierarchical"]
+    assert rows[(2048, 42)]["design"] == "polymul_2048_58_s4_w31"  # its Q of 62 bits covers 2^42
+    assert rows[(2048, 42)]["hierarchical"].startswith("yes: 2 limbs")
+
+
 def test_multipass_step_points_and_best(tree, monkeypatch):
     """Step 8: the multi-pass points of n (n2 = n / n1 in 64..512, P in 1, 2), the engines option, and the best
     synthesized one logged with its L-copy area and ratio."""

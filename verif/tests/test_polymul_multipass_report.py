@@ -54,6 +54,10 @@ def test_rows(build):
     big = rows[223]
     assert big["copies"] == 8 and big["area_mm2"] == pytest.approx(40.0) and not big["fits_25mm2"]
     assert big["limit"] == "area"
+    assert r["ratio_in_sequence_25mm2"] is None          # within the budget: no projection
+    # 8 limbs in sequence through the 5 copies that fit 25 mm2: 2 rounds of 44 us a product
+    assert big["ratio_in_sequence_25mm2"] == pytest.approx(132.0 / 88.0)
+    assert "with the limbs in sequence (not built) 5 copies fit 25 mm2, 2 rounds a product: 1.50x" in big["misses"]
 
 
 def test_port_bound_named(build):
