@@ -4,8 +4,9 @@ AXI4 master (``mem_*`` ports) started by ``io_start`` and finished by ``io_done`
 
 ``AxiMemoryBench`` holds the pieces every such bench repeats:
 
-- the memory (``AxiRam`` over the layout's footprint, its per-burst INFO lines silenced) and random pauses on
-  every channel AxiRam drives (``set_pauses``);
+- the memory (``AxiRam`` over the layout's footprint, its per-burst INFO lines silenced), random pauses on
+  every channel AxiRam drives (``set_pauses``), and a memory latency beyond AxiRam's own (MODFORGE_MEM_LATENCY
+  edges, ``axi_latency``);
 - reset and the clock (``start``), the design's own idle inputs and monitors given by the subclass;
 - the channel checks: a valid not yet taken stays up with its payload unchanged (``handshakes``); a burst is
   INCR, of the bus's AxSIZE, and does not cross a 4 KB boundary (``check_burst``); bursts in flight, counted
@@ -26,6 +27,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 
 from cocotbext.axi import AxiBus, AxiRam
+
+from axi_latency import add_latency
 
 from polymul.multipass_schedule import PAGE_BYTES, Layout
 
@@ -57,9 +60,12 @@ class AxiMemoryBench:
         self.rams = [AxiRam(AxiBus.from_prefix(dut, pfx), dut.clk, dut.reset, size=self.ram_bytes())
                      for pfx in self.ports]
         self.ram = self.rams[0]
+        # MODFORGE_MEM_LATENCY: edges of read latency and of write response added to AxiRam's own (axi_latency)
+        self.mem_latency = int(os.environ.get("MODFORGE_MEM_LATENCY", "0"))
         for ram in self.rams:
             for log in (ram.write_if.log, ram.read_if.log):
                 log.setLevel(logging.WARNING)   # one INFO line per burst otherwise
+            add_latency(ram, dut.clk, self.mem_latency)
         self.pause = 0.0
         self.edge = 0
         self._held = {}
@@ -269,4 +275,5 @@ class AxiMemoryBench:
         """``<kind>_cycles_<test>.json`` beside the simulation's results file."""
         out = Path(os.environ.get("COCOTB_RESULTS_FILE", "results.xml")).parent
         name = results[0]["test"].split(":")[0]
+        results = [{**r, "mem_latency_cycles": self.mem_latency} for r in results]
         (out / f"{kind}_cycles_{name}.json").write_text(json.dumps(results, indent=1) + "\n")

@@ -24,12 +24,12 @@ def generate(out, designs, primes=()):
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def run(out, design: str, bench: str, unit: str, tests, extra_env=None):
-    """Runs cocotb bench module `bench` on the design's RTL; returns its manifest and {test: the records the bench
-    wrote to sim_rtl/<unit>_cycles_<test>.json}."""
+def run(out, design: str, bench: str, unit: str, tests, extra_env=None, testcase=None):
+    """Runs cocotb bench module `bench` on the design's RTL (its test `testcase`, or all); returns its manifest and
+    {test: the records the bench wrote to sim_rtl/<unit>_cycles_<test>.json}."""
     rtl = out / design / "rtl" / f"{design}.v"
     manifest = rtl.with_suffix(".json")
-    run_bench(design, [rtl], kind="rtl", test_module=bench, manifest=manifest, extra_env=extra_env)
+    run_bench(design, [rtl], kind="rtl", test_module=bench, manifest=manifest, extra_env=extra_env, testcase=testcase)
     sim = out / design / "sim_rtl"
     return (json.loads(manifest.read_text()),
             {t: json.loads((sim / f"{unit}_cycles_{t}.json").read_text()) for t in tests})

@@ -62,3 +62,41 @@ def test_batch(generated, design):
 def test_refuses_t2():
     out = refusal(MAIN, OUT, "mpoly_1024_x32_b64_t2")
     assert "_t2: _t1 runs a batch" in out, out[-2000:]
+
+
+# A memory latency beyond AxiRam's own (verif/bench/axi_latency.py): 32 edges more on every read and write response.
+LATENCY = 32
+# The same engine as WIDE with 40 bursts in flight: one-beat bursts keep the port's pace when outstanding >= latency + 4
+# or so (the mover's sweep, docs/polymul_multipass.md, "Outstanding bursts"); WIDE's 4 do not.
+DEEP = "mpoly_1024_x32_b256_l1_s32_p2_o40_q8380417_mpaper_t1"
+
+
+@pytest.fixture(scope="session")
+def generated_deep():
+    generate(OUT, [DEEP])
+    return True
+
+
+@pytest.mark.parametrize("design", [WIDE, DEEP])
+def test_batch_memory_latency(generated, generated_deep, design):
+    """A batch of four without pauses at 32 more edges of memory latency: with 40 bursts in flight the cycles stay
+    within 5% of the manifest's promise plus one round trip per unit and product (the latency hidden but at the
+    passes' starts); with 4 they do not (a burst holds its credit for about
+    latency + 6 edges, so 4 one-beat bursts a unit are a fraction of the port's pace), which is also what shows that
+    the latency was there."""
+    m, records = run(OUT, design, "multipass_batch_bench", "batch", ("batch_no_pauses",), testcase="batch_no_pauses",
+                     extra_env={"MODFORGE_BATCH": "4", "MODFORGE_MEM_LATENCY": str(LATENCY)})
+    r = records["batch_no_pauses"][0]
+    print(f"{design} at {LATENCY} edges of latency: {r['count']} products in {r['cycles']} cycles; the promise "
+          f"{r['promise']} (ratio {r['ratio']}); outstanding {m['outstanding']}")
+    assert r["mem_latency_cycles"] == LATENCY and r["count"] == 4
+    # The promise assumes AxiRam's own 2 edges. A unit's pass of a product starts with one read round trip that
+    # nothing overlaps (the unit before it must be done with that product): latency + AxiRam's 2 + the burst's
+    # beats + the mover's 3 (the mover sweep's round trip), once per unit and product.
+    round_trip = LATENCY + 2 + m["burst_beats"] + 3
+    with_latency = r["promise"] + 3 * r["count"] * round_trip
+    print(f"  the promise with one round trip of {round_trip} edges a unit and product: {with_latency}")
+    if m["outstanding"] * m["burst_beats"] >= round_trip:
+        assert r["cycles"] < 1.05 * with_latency, f"the latency not hidden by {m['outstanding']} bursts: {r}"
+    else:
+        assert r["cycles"] > 1.25 * r["promise"], f"{m['outstanding']} bursts in flight kept pace at {LATENCY} edges of latency: {r}"
