@@ -27,7 +27,8 @@ product's ``latency``, each later one ``steady_cycles_per_product``), and the ed
 (``io_active``). They go to the log and to ``batch_cycles_<test>.json`` beside the simulation.
 
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_PAUSE (default 0.3), MODFORGE_CLK_NS,
-MODFORGE_BATCH (products per batch, default 4).
+MODFORGE_BATCH (products per batch, default 4), MODFORGE_MEM_LATENCY (edges of memory latency beyond AxiRam's, default 0:
+axi_latency).
 """
 import logging
 import os
