@@ -140,13 +140,20 @@ def point(d: str, mf: dict = None) -> dict:
         r["status"] = "stale"
     if r["status"] != "measured":
         return r
-    period = m["critical_path_ns"]
-    std, mac = m["design__instance__area"], float(m.get("macro_area_um2") or 0.0)
-    r.update(stdcell_um2=std, macro_um2=mac, area_um2=std + mac, area_mm2=(std + mac) / 1e6, macro_mm2=mac / 1e6,
-             critical_path_ns=period, clock_mhz=1000.0 / period, throughput_per_s=1e9 / (period * cycles),
-             us_per_product=cycles * period / 1000.0, latency_us=(lat + cycles) * period / 1000.0,
-             endpoints=m.get("critical_path_endpoints") or {}, flow_current=m.get("flow_sha256") == flow_sha256(),
-             date=m.get("date"), tools=m.get("tools") or {}, flow=m.get("flow"))
+    return with_figures(r, m["design__instance__area"], float(m.get("macro_area_um2") or 0.0), m["critical_path_ns"],
+                        endpoints=m.get("critical_path_endpoints") or {}, flow_current=m.get("flow_sha256") == flow_sha256(),
+                        date=m.get("date"), tools=m.get("tools") or {}, flow=m.get("flow"))
+
+
+def with_figures(r: dict, std_um2: float, macro_um2: float, period_ns: float, **source) -> dict:
+    """A point with a synthesis's figures (the formulas of this module's docstring): its area and tt
+    critical path, and `source`, what says where they come from (endpoints, date, tools, ...)."""
+    cycles, lat = r["cycles_per_product"], r["latency_cycles"]
+    std, mac, period = std_um2, macro_um2, period_ns
+    r.update(status="measured", stdcell_um2=std, macro_um2=mac, area_um2=std + mac, area_mm2=(std + mac) / 1e6,
+             macro_mm2=mac / 1e6, critical_path_ns=period, clock_mhz=1000.0 / period,
+             throughput_per_s=1e9 / (period * cycles), us_per_product=cycles * period / 1000.0,
+             latency_us=(lat + cycles) * period / 1000.0, **source)
     r["area_time"] = r["area_mm2"] * r["us_per_product"]
     r["within"] = r["area_um2"] <= AREA_BUDGET_UM2
     r["bandwidth_gbit_s"] = r["bits_per_product"] * r["throughput_per_s"] / 1e9
@@ -194,9 +201,9 @@ def collect(store_path=None, paper_path=None, tile_path=None) -> dict:
     limbs = polymul_limbs.one_limb_designs([p for ps in pts.values() for p in ps])
     for ps in pts.values():
         for i, p in enumerate(ps):
-            c = polymul_limbs.counted(p, limbs, AREA_BUDGET_UM2)
+            c = polymul_limbs.counted(p, limbs)
             if c:
-                ps[i] = c
+                ps[i] = with_figures(dict(p), c.pop("stdcell_um2"), c.pop("macro_um2"), c.pop("critical_path_ns"), **c)
     sw, paper, tile = cpu_store(store_path), paper_table4(paper_path), tiles(tile_path)
     table1 = paper_sets(paper_path)
     # The paper's Table I sets only (the goal's three among them): a stream design at another (n, log q)

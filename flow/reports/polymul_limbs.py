@@ -36,9 +36,10 @@ def one_limb_designs(points: list) -> dict:
     return out
 
 
-def counted(p: dict, limbs: dict, budget_um2: float):
-    """The L-limb point p (not measured) counted from its limbs, or None where no limb is measured.
-    Adds the figures polymul_best.point() adds for a measured design, with `hierarchical` saying how."""
+def counted(p: dict, limbs: dict):
+    """The L-limb point p (not measured) counted from its limbs, or None where no limb is measured: its
+    standard-cell and macro area, its critical path, and where they come from (`hierarchical` saying how),
+    for polymul_best.with_figures."""
     if p["status"] == "measured" or p["limbs"] < 2 or not p.get("primes"):
         return None
     psi = p.get("psi") or [None] * p["limbs"]
@@ -51,21 +52,10 @@ def counted(p: dict, limbs: dict, budget_um2: float):
         used.append(f or stand_in)
         said.append(f"limb {l} (q = {q}): {f['design']}" if f else
                     f"limb {l} (q = {q}): not synthesized, counted as {stand_in['design']} (same shape, other constants)")
-    std = sum(u["stdcell_um2"] for u in used)
-    mac = sum(u["macro_um2"] for u in used)
     worst = max(used, key=lambda u: u["critical_path_ns"])
-    period, cycles, lat = worst["critical_path_ns"], p["cycles_per_product"], p["latency_cycles"]
-    r = dict(p)
-    r.update(status="measured", stdcell_um2=std, macro_um2=mac, area_um2=std + mac, area_mm2=(std + mac) / 1e6,
-             macro_mm2=mac / 1e6, critical_path_ns=period, clock_mhz=1000.0 / period,
-             throughput_per_s=1e9 / (period * cycles), us_per_product=cycles * period / 1000.0,
-             latency_us=(lat + cycles) * period / 1000.0, endpoints=worst.get("endpoints") or {},
-             flow_current=all(u.get("flow_current") for u in used), date=min(u.get("date") or "" for u in used),
-             tools=worst.get("tools") or {}, flow=worst.get("flow"),
-             limb_designs=[u["design"] for u in used],
-             hierarchical=(f"yes: {p['limbs']} limbs synthesized one by one, the area their sum, the clock the slowest "
-                           f"({worst['design']}); each counts a control of its own (the top has one): " + "; ".join(said)))
-    r["area_time"] = r["area_mm2"] * r["us_per_product"]
-    r["within"] = r["area_um2"] <= budget_um2
-    r["bandwidth_gbit_s"] = r["bits_per_product"] * r["throughput_per_s"] / 1e9
-    return r
+    return {"stdcell_um2": sum(u["stdcell_um2"] for u in used), "macro_um2": sum(u["macro_um2"] for u in used),
+            "critical_path_ns": worst["critical_path_ns"], "endpoints": worst.get("endpoints") or {},
+            "flow_current": all(u.get("flow_current") for u in used), "date": min(u.get("date") or "" for u in used),
+            "tools": worst.get("tools") or {}, "flow": worst.get("flow"), "limb_designs": [u["design"] for u in used],
+            "hierarchical": (f"yes: {p['limbs']} limbs synthesized one by one, the area their sum, the clock the slowest "
+                             f"({worst['design']}); each counts a control of its own (the top has one): " + "; ".join(said))}

@@ -97,9 +97,9 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
         limit = ("area" if area > AREA_BUDGET_MM2 else
                  "bandwidth" if nbytes / MEMORIES["hbm2_256"] * 1e6 > engine_us else
                  "the engine's AXI port (bus width)" if cycles > passes else "cycles at the clock (lanes)")
-        misses = []
-        seq = in_sequence(area_mm2, ld, L, engine_us, nbytes, base["tfhe_ntt_us"]) if area > AREA_BUDGET_MM2 else None
+        misses, seq = [], None
         if area > AREA_BUDGET_MM2:
+            seq = in_sequence(area_mm2, ld, L, engine_us, nbytes, base["tfhe_ntt_us"])
             misses.append(f"area {area:.1f} mm2 is {area / AREA_BUDGET_MM2:.2f}x the budget")
             if seq and seq["ratio"]:
                 misses.append(f"with the limbs in sequence (not built) {seq['copies']} copies fit 25 mm2, "
