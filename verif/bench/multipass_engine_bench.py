@@ -279,3 +279,17 @@ async def engine_slow_b(dut):
         ram.write_if.b_channel.set_pause_generator(random_pauses(rng, 0.9))
     tb.pause = 0.9
     tb.record("engine", [await tb.run_product("random", "engine_slow_b:random")])
+
+
+@cocotb.test(skip=os.environ.get("MODFORGE_ENGINE_LARGE") != "1")
+async def engine_large(dut):
+    """The large sets' run (verif/tests/test_multipass_large.py, under Verilator; skipped unless MODFORGE_ENGINE_LARGE=1):
+    a random product without pauses, its cycles against the promise, then all q - 1 and one-hot times x^(n-1) with AR,
+    R, AW, W and B each paused in 30% of cycles. Three products, where the other tests run ten: at n = 32768 a product
+    is some 100,000 cycles a port. MODFORGE_LARGE_EDGES: the paused products' patterns (default "max,onehot_xn1")."""
+    tb = await _bench(dut, 3)
+    results = [await tb.run_product("random", "engine_large:random")]
+    tb.set_pauses(float(os.environ.get("MODFORGE_PAUSE", "0.3")))
+    for pattern in os.environ.get("MODFORGE_LARGE_EDGES", "max,onehot_xn1").split(","):
+        results.append(await tb.run_product(pattern, f"engine_large:{pattern}"))
+    tb.record("engine", results)

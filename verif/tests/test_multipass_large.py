@@ -1,0 +1,93 @@
+"""The multi-pass engine at the large sets of issue 40, under Verilator (`make test-long` only): the engine bench
+(verif/bench/multipass_engine_bench.py, its `engine_large` test) on AxiRam, one AxiRam per limb port. A random product
+without pauses, its cycles against the manifest's promise, then all q - 1 and one-hot times x^(n-1), with AR, R, AW,
+W and B each paused in 30% of cycles; every limb's c checked against a Kronecker-substitution product mod q_l, their
+CRT against the product mod Q, and the whole memory against the model's image.
+
+- (8192, 123): four 31-bit limbs, a port each: the limbs and ports of the report's (8192, 123) design
+  (reports/polymul_multipass.md: four copies of `mpoly_8192_x32_b256_l1_s32_p1_w31_t1`, a port each), with the same
+  n1, bus, burst, slot and lanes; one product at a time (`_t0`) and the behavioural multipliers (`_mpaper`).
+- SEAL's modulus chain for n = 8192 (its default BFV coefficient modulus at 128-bit security, 2 x 43 + 3 x 44 bits),
+  given as PRIMES: five 44-bit limbs in 64-bit slots.
+- n = 65536, one limb.
+- (32768, 886): 29 31-bit limbs, a port each, as the report's (32768, 886) design; a random product and one edge
+  product (one-hot times x^(n-1)) with pauses.
+
+The fast multipliers (the synthesized ones) simulate hundreds of times slower (docs/polymul_multipass.md), so the
+designs here are `_mpaper`; the multipliers' own tests cover the fast ones. Icarus would take hours a product here.
+"""
+import hashlib
+import os
+
+import pytest
+
+from multipass_runs import LONG_ONLY, generate, run
+from primetools.primes import is_probable_prime
+from runner import BUILD
+
+pytestmark = LONG_ONLY
+
+OUT = BUILD / "multipass_large_tests"
+
+# SEAL's CoeffModulus::BFVDefault(8192) (sec_level_type::tc128): its default_coeff_modulus_128 table for n = 8192.
+SEAL_BFV_8192 = (0x7fffffd8001, 0x7fffffc8001, 0xfffffffc001, 0xffffff6c001, 0xfffffebc001)
+SEAL_HASH = hashlib.sha256(",".join(map(str, SEAL_BFV_8192)).encode()).hexdigest()[:7]
+
+EDGES = ("max", "onehot_xn1")
+# (design, the Table I log q it serves or None, the primes it is given, the edge products with pauses)
+CASES = {
+    "8192_123": ("mpoly_8192_x32_k4_b256_l1_s32_p1_w31_mpaper_y4", 123, (), EDGES),
+    "8192_seal": (f"mpoly_8192_x32_k5_b256_l2_s64_q{SEAL_HASH}_mpaper_y5", None, SEAL_BFV_8192, EDGES),
+    "65536": ("mpoly_65536_x256_b256_l2_s32_p1_mpaper", None, (), EDGES),
+    # The report's (32768, 886) design is 29 copies of `mpoly_32768_x64_b256_l1_s32_p1_w31_t1`, a port each. The bench
+    # costs about 0.5 ms of Python a port and cycle (its monitor and AxiRam), so one edge product, not two.
+    "32768_886": ("mpoly_32768_x64_k29_b256_l1_s32_p1_w31_mpaper_y29", 886, (), ("onehot_xn1",)),
+}
+
+
+def check_large(key):
+    design, logq, primes, edges = CASES[key]
+    generate(OUT, [design], primes=primes)
+    env = {"MODFORGE_ENGINE_LARGE": "1", "MODFORGE_LARGE_EDGES": ",".join(edges)}
+    m, records = run(OUT, design, "multipass_engine_bench", "engine", ("engine_large",), extra_env=env,
+                     testcase="engine_large", sim=os.environ.get("MODFORGE_LARGE_SIM", "verilator"))
+    Q = 1
+    for q in m["primes"]:
+        Q *= int(q)
+    if logq is not None:
+        assert Q >= 2 ** logq, f"{design}: Q has {Q.bit_length()} bits, below the set's log q = {logq}"
+    if primes:
+        assert [int(q) for q in m["primes"]] == list(primes), m["primes"]
+    rs = records["engine_large"]
+    assert [r["pattern"] for r in rs] == ["random", *edges], rs
+    for r in rs:
+        print(f"{design} {r['test']}: {r['cycles']} cycles, the promise {m['cycles_per_product']} "
+              f"(ratio {r['cycles'] / m['cycles_per_product']:.3f}), pauses {r['pause']}, limbs {r['limbs']}, ports {r['ports']}")
+        assert r["cycles"] >= r["model_cycles"], f"faster than the model allows: {r}"
+    # Without pauses, within 5% of the promise when every limb has its port (docs/polymul_multipass.md).
+    r = rs[0]
+    assert r["pause"] == 0 and r["cycles"] < 1.05 * m["cycles_per_product"], (r["cycles"], m["cycles_per_product"])
+    return m, rs
+
+
+def test_seal_chain_primes():
+    """The chain as SEAL lists it: five primes = 1 mod 2n = 16384, 43 and 44 bits, 218 bits in all."""
+    assert all(is_probable_prime(q) and q % 16384 == 1 for q in SEAL_BFV_8192)
+    assert [q.bit_length() for q in SEAL_BFV_8192] == [43, 43, 44, 44, 44]
+    Q = 1
+    for q in SEAL_BFV_8192:
+        Q *= q
+    assert Q.bit_length() == 218
+
+
+# Not yet run to its end: at -O0 its 29 engines' model would take about 1 ms of evaluation a port and cycle (the
+# (8192, 123) run: 148 s for 78,000 cycles of 4 ports), an hour or more for its two products; at -O1 its compile is
+# longer. make test-long runs it only with MODFORGE_LARGE_886=1 (docs/polymul_multipass.md, "Large sets under Verilator").
+SLOW = {"32768_886": "MODFORGE_LARGE_886"}
+
+
+@pytest.mark.parametrize("key", list(CASES))
+def test_engine_large(key):
+    if key in SLOW and os.environ.get(SLOW[key]) != "1":
+        pytest.skip(f"{key}: hours under Verilator on 2 cores; {SLOW[key]}=1 runs it")
+    check_large(key)
