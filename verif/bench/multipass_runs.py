@@ -31,9 +31,9 @@ def run(out, design: str, bench: str, unit: str, tests, extra_env=None, testcase
     manifest = rtl.with_suffix(".json")
     run_bench(design, [rtl, *macro_sources(json.loads(manifest.read_text()), sim)], kind="rtl", test_module=bench,
               manifest=manifest, extra_env=extra_env, testcase=testcase, sim=sim)
-    sim = out / design / "sim_rtl"
+    records = out / design / "sim_rtl"
     return (json.loads(manifest.read_text()),
-            {t: json.loads((sim / f"{unit}_cycles_{t}.json").read_text()) for t in tests})
+            {t: json.loads((records / f"{unit}_cycles_{t}.json").read_text()) for t in tests})
 
 
 def macro_sources(m: dict, sim=None) -> list:
@@ -42,9 +42,9 @@ def macro_sources(m: dict, sim=None) -> list:
     if not (m.get("sram") or {}).get("macro_models"):
         return []
     from pdk import find_pdk, sram_views
-    from runner import macro_models
+    from runner import macro_models, simulator
     pdk = find_pdk()
-    if (sim or os.environ.get("MODFORGE_SIM", "icarus")) == "verilator":
+    if simulator(sim) == "verilator":
         from polymul_stream_verilator import verilator_macro_model
         return [verilator_macro_model(sram_views(pdk, x).verilog) for x in m["sram"]["macro_models"]]
     return macro_models(pdk, m)

