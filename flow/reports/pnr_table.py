@@ -6,12 +6,19 @@
 Collects build/<d>/pnr/metrics.json (a finished layout) and, for a design whose layout did not
 finish, its last attempt, build/<d>/pnr_attempts/*.json (the step that was running when the time
 limit stopped it, with its time and memory). Default designs: every design of the build folder
-with either. Never runs the flow itself (make harden DESIGN=<d>, or flow/pnr.py). Writes:
+with either, and every design already in reports/pnr.csv.
+
+A layout takes hours, and build/ is not committed: so a finished layout's metrics.json is kept
+beside its picture, as reports/pnr/<d>.json, and read from there where build/ has none (a fresh
+clone, another machine). A row of reports/pnr.csv with neither (layouts finished before the json
+was kept) is carried over as it stands, and the report names it. So a run of this script never
+drops an earlier layout. Never runs the flow itself (make harden DESIGN=<d>, or flow/pnr.py). Writes:
   reports/pnr.csv            one row per design: the columns of PNR_COLUMNS
   reports/pnr.md             the same with the post-synthesis figures beside, the signoff checks one
                              by one, the runtime model (time against cells, fitted to the finished
                              runs) and which designs it predicts to fit in BUDGET_H hours
   reports/pnr/<d>.png        a small rendering of each layout (KLayout, headless)
+  reports/pnr/<d>.json       the layout's metrics (build/<d>/pnr/metrics.json), kept
 """
 import argparse
 import json
@@ -32,8 +39,36 @@ BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
 
 
 def result(d: str):
-    f = layout.design_dir(d) / "pnr" / "metrics.json"
-    return json.loads(f.read_text()) if f.exists() else None
+    """A finished layout's metrics: build/<d>/pnr/metrics.json, else the copy kept in reports/pnr/<d>.json."""
+    for f in (layout.design_dir(d) / "pnr" / "metrics.json", REPORTS / "pnr" / f"{d}.json"):
+        if f.exists():
+            return json.loads(f.read_text())
+    return None
+
+
+def committed_rows() -> dict:
+    """{design: row} of reports/pnr.csv as it stands, typed as row() types them, each marked `_kept`: the
+    layouts whose metrics are neither in build/ nor kept in reports/pnr/ (finished before they were kept)."""
+    import csv
+    f = REPORTS / "pnr.csv"
+    if not f.exists():
+        return {}
+    rows = {}
+    with f.open() as fh:
+        for r in csv.DictReader(fh):
+            t = {}
+            for k, v in r.items():
+                if k in ("design", "status", "openroad_commit"):
+                    t[k] = v
+                elif k == "macros_as_abstracts":
+                    t[k] = v == "True"
+                elif v in ("", None):
+                    t[k] = None
+                else:
+                    t[k] = float(v) if any(ch in v for ch in ".eE") else int(v)
+            t["_kept"] = True
+            rows[r["design"]] = t
+    return rows
 
 
 def last_attempt(d: str):
@@ -59,13 +94,16 @@ def layout_status(d: str) -> str:
     if m:
         return clean_status(m)
     a = last_attempt(d)
-    return f"stopped in {a['step']} after {a['runtime_s']:.0f} s" if a else "no layout run"
+    if a:
+        return f"stopped in {a['step']} after {a['runtime_s']:.0f} s"
+    kept = committed_rows().get(d)
+    return kept["status"] if kept else "no layout run"
 
 
 def post_route(d: str):
     """(critical path at tt post-route, standard-cell area as routed) of a finished layout, or None."""
     m = result(d)
-    if not m or CORNERS[0] not in m["corners"]:
+    if not m or CORNERS[0] not in m["corners"]:  # a row carried over from reports/pnr.csv has no cell area
         return None
     return m["corners"][CORNERS[0]]["critical_path_ns"], m["stdcell_area_um2"]
 
@@ -120,7 +158,8 @@ def fit_runtime(rows) -> dict:
     the checks grow with the die (ntt_16_32_p1_gshoup_sram: 11,789 cells in 3,010 s, on 1.72 mm2),
     so it would bend a fit by cells; such runs are listed, not fitted."""
     pts = [(r["synth_cells"], r["runtime_s"]) for r in rows
-           if "_m" in r and r["synth_cells"] and r["runtime_s"] and not r["_m"].get("macro_count")]
+           if ("_m" in r and not r["_m"].get("macro_count") or r.get("_kept") and not r["macros_as_abstracts"])
+           and r["synth_cells"] and r["runtime_s"]]
     if len({c for c, _ in pts}) < 2:
         return None
     xs, ys = [math.log(c) for c, _ in pts], [math.log(t) for _, t in pts]
@@ -167,16 +206,21 @@ def markdown(rows, model) -> list:
     L += md_head("design", "status", "cells (synth)", "die um2", "util", "clock ns", "cp tt ns (synth)",
                  "cp ss ns (synth)", "cp ff ns (synth)", "r2r tt / ss / ff ns", "DRC", "LVS", "antenna", "runtime s", "peak GB")
     for r in rows:
-        if "_m" not in r:
+        if "_m" not in r and not r.get("_kept"):
             L.append(f"| {r['design']} | {r['status']} | {fmt(r['cells'])} | | | {fmt(r['clock_period_ns'])} | | | | | | | | "
                      f"{r['runtime_s']:.0f} | {fmt(r['peak_mem_gb'])} |")
             continue
         cps = " | ".join(f"{fmt(r[f'cp_{c}_ns'], '.3f')} ({fmt(r[f'synth_cp_{c}_ns'], '.3f')})" for c in ("tt", "ss", "ff"))
         L.append(f"| {r['design']} | {r['status']}{' (macros as abstracts)' if r['macros_as_abstracts'] else ''} | "
-                 f"{r['cells']} ({r['synth_cells']}) | {r['die_area_um2']:.0f} | {fmt(r['utilization'], '.3f')} | "
+                 f"{r['cells']} ({r['synth_cells']}) | {r['die_area_um2']:.0f}{' *' if r.get('_kept') else ''} | {fmt(r['utilization'], '.3f')} | "
                  f"{r['clock_period_ns']} | {cps} | "
                  f"{' / '.join(fmt(r[f'cp_r2r_{c}_ns'], '.3f') for c in ('tt', 'ss', 'ff'))} | {fmt(r['drc_violations'])} | {fmt(r['lvs_errors'])} | "
                  f"{fmt(r['antenna_violations'])} | {r['runtime_s']:.0f} | {r['peak_mem_gb']} |")
+    kept = [r["design"] for r in rows if r.get("_kept")]
+    if kept:
+        L += ["", f"\\* Carried over from reports/pnr.csv as it stood: {', '.join(kept)}. These layouts finished before "
+              "their metrics were kept in reports/pnr/<d>.json, and this machine's build/ has none: their checks one by "
+              "one and their step times are in the reports/pnr.md of their run, in the git history."]
     L += ["", "## Signoff checks, one by one", ""]
     keys = ["route__drc_errors", "magic__drc_error__count", "klayout__drc_error__count", "design__lvs_error__count",
             "antenna__violating__nets"]
@@ -211,7 +255,7 @@ def markdown(rows, model) -> list:
         for d, cells, t in pred:
             L.append(f"| {d} | {cells:,} | {t / 3600:.1f} h | {'yes' if t <= BUDGET_H * 3600 else 'no'} |")
         L.append("")
-    pics = [r for r in rows if "_m" in r and r["_m"].get("picture")]
+    pics = [r for r in rows if (REPORTS / "pnr" / f"{r['design']}.png").exists()]
     if pics:
         L += ["## Layouts", ""] + [f"![{r['design']}](pnr/{r['design']}.png)" for r in pics] + [""]
     L += [stamp()]
@@ -223,20 +267,24 @@ def main():
     ap.add_argument("designs", nargs="*")
     ap.add_argument("--partial", action="store_true")
     a = ap.parse_args()
-    designs = a.designs or designs_with_results()
+    kept = committed_rows()
+    designs = a.designs or sorted(set(designs_with_results()) | set(kept))
     if not designs:
         sys.exit("pnr_table: error: no layout results in build/. Fix: make harden DESIGN=<d> where OpenROAD is "
                  "installed (docs/flow.md, \"Layout\")")
-    missing = [d for d in designs if result(d) is None and last_attempt(d) is None]
+    missing = [d for d in designs if result(d) is None and last_attempt(d) is None and d not in kept]
     if missing:
         sys.exit(f"pnr_table: error: no layout result or attempt for {', '.join(missing)}. Fix: make harden DESIGN=<d>")
-    rows = [row(d) for d in designs]
+    rows = [kept[d] if result(d) is None and last_attempt(d) is None else row(d) for d in designs]
     model = fit_runtime(rows)
     write_csv("pnr.csv", [{k: r.get(k) for k in PNR_COLUMNS} for r in rows], fieldnames=PNR_COLUMNS)
     (REPORTS / "pnr").mkdir(parents=True, exist_ok=True)
     for r in rows:
-        if "_m" in r and r["_m"].get("picture"):
-            shutil.copy(layout.design_dir(r["design"]) / "pnr" / r["_m"]["picture"], REPORTS / "pnr" / f"{r['design']}.png")
+        src = layout.design_dir(r["design"]) / "pnr"
+        if "_m" in r and r["_m"].get("picture") and (src / r["_m"]["picture"]).exists():
+            shutil.copy(src / r["_m"]["picture"], REPORTS / "pnr" / f"{r['design']}.png")
+        if (src / "metrics.json").exists():  # kept: a fresh clone regenerates this report without the layout
+            shutil.copy(src / "metrics.json", REPORTS / "pnr" / f"{r['design']}.json")
     write_md("pnr.md", markdown(rows, model))
     print(f"pnr_table: wrote reports/pnr.csv, reports/pnr.md ({len(rows)} designs)")
 

@@ -224,21 +224,27 @@ def test_layout_of_a_small_design_is_clean():
     print(f"{LAYOUT_DESIGN}: synthesis and layout in {wall:.0f} s (the layout alone {m['runtime_s']:.0f} s)")
 
 
+def _layout_metrics() -> dict:
+    """A finished layout's metrics.json as flow/pnr.py writes it: clean, 5.0 / 6.0 / 7.0 ns post-route."""
+    return {"signoff": {k: 0 for k in pnr.LAYOUT["signoff"]}, "signoff_clean": True, "cells": 100,
+            "stdcell_area_um2": 900.0, "die_area_um2": 3000.0,
+            "core_area_um2": 2500.0, "utilization": 0.36, "clock_period_ns": 13.3, "wns_ns": -0.4,
+            "corners": {c: {"critical_path_ns": 5.0 + i, "setup_ws_ns": 1.0, "hold_ws_ns": 0.2} for i, c in enumerate(CORNERS)},
+            "macros_as_abstracts": False, "runtime_s": 250.0, "peak_mem_gb": 0.6, "tools": {"OpenROAD": "dcf36133a369"},
+            "post_synthesis": {"cells": 90, "area_um2": 800.0, "critical_path_ns__corner": {c: 4.0 for c in CORNERS}},
+            "steps": {},
+            "librelane_metrics": {**{f"timing__setup__ws__corner:nom_{c}": 13.3 - (5.0 + i) for i, c in enumerate(CORNERS)},
+                                  **{f"timing__setup_r2r__ws__corner:nom_{c}": 13.3 - (4.0 + i) for i, c in enumerate(CORNERS)}}}
+
+
 def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     import layout
     from reports import pnr_table
     monkeypatch.setattr(layout, "BUILD", tmp_path)
+    monkeypatch.setattr(pnr_table, "REPORTS", tmp_path / "reports")  # nothing kept, nothing carried over
     done = tmp_path / "a_32" / "pnr"
     done.mkdir(parents=True)
-    signoff = {k: 0 for k in pnr.LAYOUT["signoff"]}
-    m = {"signoff": signoff, "signoff_clean": True, "cells": 100, "stdcell_area_um2": 900.0, "die_area_um2": 3000.0,
-         "core_area_um2": 2500.0, "utilization": 0.36, "clock_period_ns": 13.3, "wns_ns": -0.4,
-         "corners": {c: {"critical_path_ns": 5.0 + i, "setup_ws_ns": 1.0, "hold_ws_ns": 0.2} for i, c in enumerate(CORNERS)},
-         "macros_as_abstracts": False, "runtime_s": 250.0, "peak_mem_gb": 0.6, "tools": {"OpenROAD": "dcf36133a369"},
-         "post_synthesis": {"cells": 90, "area_um2": 800.0, "critical_path_ns__corner": {c: 4.0 for c in CORNERS}},
-         "steps": {},
-         "librelane_metrics": {**{f"timing__setup__ws__corner:nom_{c}": 13.3 - (5.0 + i) for i, c in enumerate(CORNERS)},
-                               **{f"timing__setup_r2r__ws__corner:nom_{c}": 13.3 - (4.0 + i) for i, c in enumerate(CORNERS)}}}
+    m = _layout_metrics()
     (done / "metrics.json").write_text(json.dumps(m))
     stopped = tmp_path / "b_256" / "pnr_attempts"
     stopped.mkdir(parents=True)
@@ -263,6 +269,49 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     m["hold_wns_ns"], m["corners"][CORNERS[1]]["hold_ws_ns"] = -0.689, -0.689
     (done / "metrics.json").write_text(json.dumps(m))
     assert pnr_table.layout_status("a_32") == f"signoff clean; hold violated by 0.689 ns at {CORNERS[1]}"
+
+
+def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
+    """build/ is not committed and a layout takes hours: the report keeps a finished layout's metrics in
+    reports/pnr/<d>.json and reads them back on a clone without build/; a row of reports/pnr.csv that has neither
+    is carried over as it stands, and named."""
+    import sys
+    import layout
+    from reports import common, pnr_table
+    build, reports = tmp_path / "build", tmp_path / "reports"
+    monkeypatch.setattr(layout, "BUILD", build)
+    monkeypatch.setattr(pnr_table, "REPORTS", reports)
+    monkeypatch.setattr(common, "REPORTS", reports)
+    monkeypatch.setattr(sys, "argv", ["pnr_table.py"])
+    (build / "a_32" / "pnr").mkdir(parents=True)
+    (build / "a_32" / "pnr" / "metrics.json").write_text(json.dumps(_layout_metrics()))
+    reports.mkdir()
+    old = ("design,status,cells,die_area_um2,core_area_um2,utilization,clock_period_ns,cp_tt_ns,cp_ss_ns,cp_ff_ns,"
+           "cp_r2r_tt_ns,cp_r2r_ss_ns,cp_r2r_ff_ns,wns_ns,drc_violations,lvs_errors,antenna_violations,"
+           "macros_as_abstracts,runtime_s,peak_mem_gb,openroad_commit,synth_cells,synth_area_um2,synth_cp_tt_ns,"
+           "synth_cp_ss_ns,synth_cp_ff_ns\n"
+           "old_16,signoff clean,1931,38880.8,32453.6,0.527604,13.3,6.9521,13.7395,4.4725,6.9521,13.7395,4.4725,"
+           "-0.4395,0,0,0,False,519,0.57,dcf36133,1246,12000.5,6.522,13.299,4.08\n")
+    (reports / "pnr.csv").write_text(old)
+
+    def table():
+        import csv
+        with (reports / "pnr.csv").open() as f:
+            return {r["design"]: r for r in csv.DictReader(f)}
+
+    pnr_table.main()
+    first = table()
+    assert sorted(first) == ["a_32", "old_16"]
+    assert (reports / "pnr" / "a_32.json").exists()
+    assert old.splitlines()[1] == ",".join(first["old_16"].values())  # carried over as it stood
+    assert "Carried over from reports/pnr.csv as it stood: old_16" in (reports / "pnr.md").read_text()
+    assert pnr_table.layout_status("old_16") == "signoff clean"
+    # a fresh clone: no build/ at all; the kept json gives a_32's row, the same as from build/
+    import shutil
+    shutil.rmtree(build)
+    pnr_table.main()
+    assert table() == first
+    assert pnr_table.layout_status("a_32") == "signoff clean" and pnr_table.post_route("a_32") == (5.0, 900.0)
 
 
 # LibreLane's end of a run whose checkers deferred an error (every step ran; exit status 2)
