@@ -92,10 +92,11 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   val barrettLatency: Int = mul.barrettLatency(w)
 
   /** The middle twiddles run down the columns ([[MiddleTwiddleStage]]): row k1 of a block is row k1 - d times a
-    * per-column ratio. A row takes be / R cycles and the product's loop `barrettLatency`, so d rows are in
-    * flight: d = ceil(latency / (be / R)), 1 when a row of the block lasts as long as the multiplier. */
-  val phases: Int = (barrettLatency + rowWords - 1) / rowWords
-  require(phases < n1, s"the middle twiddles' chains need $phases rows in flight (the Barrett's $barrettLatency cycles over rows of " +
+    * per-column ratio. A row takes be / R cycles and the product's loop `twiddleLoop` (the twiddle register, then
+    * the Barrett), so d rows are in flight: d = ceil(loop / (be / R)), 1 when a row of the block lasts as long. */
+  val twiddleLoop: Int = barrettLatency + MiddleTwiddleStage.stageCycles
+  val phases: Int = (twiddleLoop + rowWords - 1) / rowWords
+  require(phases < n1, s"the middle twiddles' chains need $phases rows in flight (the Barrett's $barrettLatency cycles and the twiddle register over rows of " +
     s"$rowWords words), not fewer than n1 = $n1: use longer bursts or fewer lanes")
 
   /** g = psi (forward) or psi^-1 (inverse), and its powers mod q with exponents taken mod 2n. */

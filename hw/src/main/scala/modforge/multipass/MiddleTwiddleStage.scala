@@ -34,7 +34,20 @@ import spinal.lib._
   * serial start chains instead, about be (latency + 2) cycles, so that the next pass finds block 0's seeds ready.
   * A block's first rows wait for their seeds (`busy`); the update is hidden while (n1 - d) be / R >= (d + 1) be +
   * latency (and the start chains while (n1 - d) be / R >= be (latency + 2)).
+  *
+  * **Registers before the multipliers** (`stageCycles`). The twiddle of a word is a (d W)-to-1 choice among the
+  * seeds, or the chain's head; the seeds' multiplier's operand a (d + 1) be-to-1 choice among the state. Fed
+  * straight into a Barrett, those choices and the fanout of the counters that steer them were the column pass's
+  * critical path (`flow/sta_blocks.py` on `mpoly_8192_x32_b256_l1_s32_p1_w31_t1`: 9.0 ns, against 6.8 ns for the
+  * arithmetic; docs/polymul_multipass.md, "What sets the clock"). So the chosen twiddle, its column's ratio and
+  * whether it starts a chain are registered (a one-deep stream stage, `staged`), and so are the seeds'
+  * operands: each loop is one cycle longer, which [[ColumnsConfig.twiddleLoop]] counts in d.
   */
+object MiddleTwiddleStage {
+  /** The register between the twiddles' choice and the multipliers. */
+  val stageCycles: Int = 1
+}
+
 class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   private val R = c.R
   private val w = c.w
@@ -94,29 +107,44 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   val tw = Mux(fromSeeds, seedWord, chain.io.pop.payload)
   val twValid = Mux(fromSeeds, True, chain.io.pop.valid) && !(updating && (fromSeeds || blockLast))
 
+  // ---- The twiddle register: the word's twiddle, its column's ratio, and whether it starts a chain ----
+  // The counters above walk the words as they are taken into it (`take`), one word ahead of the data.
+  val chosen = Stream(new Bundle {
+    val tw = Vec(UInt(w bits), R)
+    val ratio = Vec(UInt(w bits), R)
+    val chain = Bool()
+  })
+  chosen.valid := twValid
+  chosen.payload.tw := tw
+  chosen.payload.ratio := ratio
+  chosen.payload.chain := k < c.n1 - d
+  val staged = chosen.m2sPipe()
+  val take = chosen.fire
+
   // ---- The data products, into a FIFO whose room is counted before a product starts ----
   private val depth = L + 4
   val results = StreamFifo(Vec(UInt(w bits), R), depth)
   val inflight = Reg(UInt(log2Up(depth + 1) bits)) init (0)
   val credit = results.io.availability > inflight
-  val fire = io.input.valid && twValid && credit
-  io.input.ready := twValid && credit
-  chain.io.pop.ready := fire && !fromSeeds
-  val prods = (0 until R).map(i => barrett(io.input.payload(i), tw(i), fire))
+  val fire = io.input.valid && staged.valid && credit
+  io.input.ready := staged.valid && credit
+  staged.ready := io.input.valid && credit
+  chain.io.pop.ready := take && !fromSeeds
+  val prods = (0 until R).map(i => barrett(io.input.payload(i), staged.payload.tw(i), fire))
   results.io.push.valid := prods.head._2
   results.io.push.payload := Vec(prods.map(_._1))
   inflight := inflight + U(fire).resized - U(prods.head._2).resized
   io.output << results.io.pop
 
   // ---- The chains: row k + d of this column from row k ----
-  val chainIssue = fire && k < c.n1 - d
-  val next = (0 until R).map(i => barrett(tw(i), ratio(i), chainIssue))
+  val chainIssue = fire && staged.payload.chain
+  val next = (0 until R).map(i => barrett(staged.payload.tw(i), staged.payload.ratio(i), chainIssue))
   chain.io.push.valid := next.head._2
   chain.io.push.payload := Vec(next.map(_._1))
   // A chain holds at most d rows of a column's values, the FIFO's depth: a result always has its place.
   assert(!(chain.io.push.valid && !chain.io.push.ready), "MiddleTwiddleStage: a chain value with no room", FAILURE)
 
-  when(fire) {
+  when(take) {
     u := (if (W == 1) U(0) else u + 1)
     when(lastWord) {
       k := k + 1
@@ -156,12 +184,13 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   val ua = Mux(initMode, initA, state(j.resize(log2Up(nState))))
   val ub = Mux(initMode, startRatios(xIdx), blockSteps(blockX))
   val issue = issueInit || issueBlock
-  val (upd, updValid) = barrett(ua, ub, issue)
+  // The operands registered first (`stageCycles`): `pending` counts the product from its issue.
+  val (upd, updValid) = barrett(RegNext(ua), RegNext(ub), RegNext(issue) init (False))
   // The result's place: a state word (S), or ratioNext (V).
   val target = Mux(initMode, initIdx, j.resize(log2Up(nState)))
   val toNext = Mux(initMode, initV, j >= d * be)
-  val landing = Delay(target, L)
-  val landingNext = Delay(toNext, L)
+  val landing = Delay(target, L + MiddleTwiddleStage.stageCycles)
+  val landingNext = Delay(toNext, L + MiddleTwiddleStage.stageCycles)
   pending := pending + U(issue).resized - U(updValid).resized
   when(updValid) {
     when(landingNext) { ratioNext(landing.resize(log2Up(be))) := upd }
@@ -190,8 +219,8 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
 
   // Block b's last operand has read its seeds (rows < d): the seeds of block b + 1, or of the next pass's block 0.
   val lastBlock = blk === c.blocks - 1
-  when(fire && blockLast) { WrapCounter.step(blk, c.blocks) }
-  when(fire && lastOperand && k === d - 1 && lastWord) {
+  when(take && blockLast) { WrapCounter.step(blk, c.blocks) }
+  when(take && lastOperand && k === d - 1 && lastWord) {
     updating := True
     initMode := lastBlock
     j := 0
