@@ -185,13 +185,12 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   val ub = Mux(initMode, startRatios(xIdx), blockSteps(blockX))
   val issue = issueInit || issueBlock
   // The operands registered first (`stageCycles`): `pending` counts the product from its issue.
-  private val S = MiddleTwiddleStage.stageCycles
-  val (upd, updValid) = barrett(Delay(ua, S), Delay(ub, S), Delay(issue, S, init = False))
+  val (upd, updValid) = barrett(RegNext(ua), RegNext(ub), RegNext(issue) init (False))
   // The result's place: a state word (S), or ratioNext (V).
   val target = Mux(initMode, initIdx, j.resize(log2Up(nState)))
   val toNext = Mux(initMode, initV, j >= d * be)
-  val landing = Delay(target, L + S)
-  val landingNext = Delay(toNext, L + S)
+  val landing = Delay(target, L + MiddleTwiddleStage.stageCycles)
+  val landingNext = Delay(toNext, L + MiddleTwiddleStage.stageCycles)
   pending := pending + U(issue).resized - U(updValid).resized
   when(updValid) {
     when(landingNext) { ratioNext(landing.resize(log2Up(be))) := upd }
