@@ -6,7 +6,9 @@ reports/polymul_multipass.md and .csv.
 
 For every multi-pass engine synthesized in the build folder (a manifest `build/<d>/rtl/<d>.json` of kind
 `multipass_engine`, `multipass_batch` or `multipass_limbs`, with `build/<d>/harden/metrics.json` made from that RTL),
-and every Table I set of the same n, one row:
+or whose synthesis is kept in reports/synth/<d>.json (flow/reports/synth_kept.py: every synthesis this script reads
+from build/ is kept there, so a fresh clone regenerates the rows; a kept row says so in `synthesized`), and every
+Table I set of the same n, one row:
 
 - **Limbs:** L = the number of the design's w-bit primes = 1 mod 2n that make Q >= 2^logq (the single-pass engine's
   rule, `polymul.multipass.stream_primes`).
@@ -31,8 +33,8 @@ none is estimated beyond the hierarchical count.
 import math
 import sys
 
-from reports import polymul_inputs as pi
-from reports.common import fmt, manifests, generated_by, harden_result, md_head, same_rtl, stamp, write_csv, write_md
+from reports import polymul_inputs as pi, synth_kept
+from reports.common import fmt, manifests, generated_by, md_head, stamp, write_csv, write_md
 
 from polymul.multipass import MultipassError, stream_primes
 
@@ -48,8 +50,12 @@ CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "hierarchical", 
 
 
 def designs() -> list:
-    """(design, manifest) of every multi-pass engine generated in the build folder."""
-    return [(d, m) for d, m in manifests() if m.get("kind") in KINDS]
+    """(design, manifest) of every multi-pass engine generated in the build folder, and of every one whose
+    synthesis is kept in reports/synth/ (flow/reports/synth_kept.py) that the build folder has not generated."""
+    here = [(d, m) for d, m in manifests() if m.get("kind") in KINDS]
+    names = {d for d, _ in here}
+    return sorted(here + [(d, rec["manifest"]) for d in synth_kept.kept_designs() if d not in names
+                          for rec in [synth_kept.kept(d)] if rec["manifest"].get("kind") in KINDS])
 
 
 def in_sequence(copy_mm2: float, ld: int, L: int, engine_us: float, nbytes: int, cpu_us):
@@ -67,9 +73,10 @@ def in_sequence(copy_mm2: float, ld: int, L: int, engine_us: float, nbytes: int,
 
 
 def rows_of(d: str, m: dict, sets: list, store) -> list:
-    r = harden_result(d)
-    if r is None or not same_rtl(r, d):
+    got = synth_kept.result(d)  # build/'s synthesis of its RTL, else the one kept in reports/synth/
+    if got is None:
         return []
+    _, r, kept_note = got
     area_mm2 = (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6
     f_mhz = 1000.0 / r["critical_path_ns"]
     cycles = m["cycles_per_product"]
@@ -118,7 +125,8 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
             "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
             "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
             "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
-            "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns",
+            "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns"
+                           + (f"; {kept_note}" if kept_note else ""),
             # the brief's per-area figure: products per second at 256 GB/s over the L copies' area
             "products_per_s_per_mm2": round(1e6 / times["hbm2_256"] / area, 1),
             "ratio_in_sequence_25mm2": round(seq["ratio"], 4) if seq and seq["ratio"] else None,
@@ -134,7 +142,8 @@ def main():
     found = designs()
     rows = sorted((row for d, m in found for row in rows_of(d, m, sets, store)),
                   key=lambda r: (r["n"], r["logq"], r["design"]))
-    stale = [d for d, _ in found if harden_result(d) is not None and not same_rtl(harden_result(d), d)]
+    stale = [d for d, _ in found if synth_kept.stale(d)]
+    newly = [d for d, _ in found if synth_kept.keep(d)]
     lines = ["# The multi-pass engine at the Table I sets", "",
              "One row per synthesized multi-pass design and Table I set of its n. Area: the design's post-synthesis "
              "standard cells (and macros) times the copies the set's limbs need, each copy with its own AXI4 port "
@@ -167,7 +176,8 @@ def main():
     lines += ["", f"{generated_by(__file__)}; CPU figures from data/baselines/cpu_strongest.json. {stamp()}"]
     write_md(f"{NAME}.md", lines)
     write_csv(f"{NAME}.csv", [r for r in rows if "area_mm2" in r], CSV_FIELDS)
-    print(f"{NAME}: {len(rows)} rows -> reports/{NAME}.md, .csv")
+    print(f"{NAME}: {len(rows)} rows -> reports/{NAME}.md, .csv"
+          + (f"; kept {', '.join(newly)} in reports/synth/" if newly else ""))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 manifest and harden result: no synthesis, a second. What it pins: the limbs from the set (the single-pass engine's
 prime rule), the hierarchical copies and their area, the clock from the critical path, time per product =
 max(cycles / f_clk, bytes / B) at both memories, the ratio against the stored CPU figure, the limit named, and a
-result of other RTL left out."""
+result of other RTL left out; a synthesis kept in reports/synth/ (flow/reports/synth_kept.py) read where build/ has
+none, and never where build/ has other RTL."""
 import hashlib
 import json
 
@@ -12,6 +13,7 @@ import layout
 from harden import flow_sha256
 from reports import polymul_inputs as pi
 from reports import polymul_multipass as pm
+from reports import synth_kept
 
 D = "mpoly_8192_x64_b256_l1_s32_p2_t1"
 
@@ -19,6 +21,7 @@ D = "mpoly_8192_x64_b256_l1_s32_p2_t1"
 @pytest.fixture
 def build(tmp_path, monkeypatch):
     monkeypatch.setattr(layout, "BUILD", tmp_path)
+    monkeypatch.setattr(synth_kept, "KEPT_DIR", tmp_path / "kept")
     m = {"design": D, "kind": "multipass_batch", "n": 8192, "limb_bits": 30, "slot_bits": 32, "cycles_per_product": 4400,
          "batch": {"steady_cycles_per_product": 4400}, "model_cycles": [4096, 4096, 4096], "fill_cycles": [300, 100, 304]}
     layout.rtl(D).parent.mkdir(parents=True)
@@ -70,3 +73,30 @@ def test_other_rtl_left_out(build):
     layout.rtl(D).write_text("module y; endmodule\n")   # regenerated since the synthesis
     (d, m), = pm.designs()
     assert pm.rows_of(d, m, [(8192, 123)], None) == []
+
+
+def test_kept_synthesis_read_on_a_fresh_clone(build):
+    """A synthesis read from build/ is kept; with build/ gone (a fresh clone) the same rows come from the kept
+    record, and say so; a rerun does not rewrite the record."""
+    (d, m), = pm.designs()
+    rows = pm.rows_of(d, m, [(8192, 123)], None)
+    assert synth_kept.keep(d) and not synth_kept.keep(d)     # written once; the same synthesis is not rewritten
+    for p in (layout.manifest(D), layout.metrics(D), layout.rtl(D)):
+        p.unlink()
+    (d2, m2), = pm.designs()
+    assert (d2, m2) == (d, m)
+    kept_rows = pm.rows_of(d2, m2, [(8192, 123)], None)
+    assert [{k: v for k, v in r.items() if k != "synthesized"} for r in kept_rows] == \
+        [{k: v for k, v in r.items() if k != "synthesized"} for r in rows]
+    assert "kept in reports/synth/" in kept_rows[0]["synthesized"]
+    assert not synth_kept.stale(d)
+
+
+def test_kept_synthesis_of_other_rtl_left_out(build):
+    """build/ regenerated with other RTL: neither its own older synthesis nor the kept one is used, and the
+    design is listed as stale."""
+    synth_kept.keep(D)
+    layout.rtl(D).write_text("module y; endmodule\n")
+    (d, m), = pm.designs()
+    assert pm.rows_of(d, m, [(8192, 123)], None) == []
+    assert synth_kept.stale(d)
