@@ -131,6 +131,9 @@ GLS_BEST := shoup_32_fast
 # (20-100 s) and an Icarus run; make test keeps one reduction design and one _fast design at gate
 # level, and all of them at RTL.
 GLS_LONG := mont_32 wlmm_32_h15 barrett_32_fast gshoup_32_fast
+# The multi-pass engine at gate level (docs/polymul_multipass.md, "Gate level"): a synthesis of about 4 minutes and
+# about 40 minutes of Icarus for two products.
+GLS_MULTIPASS := mpoly_1024_x32_b128_l2_s32_p1_w20_mpaper
 # The _fast configurations make test simulates (MODFORGE_BEST_WIDTHS=32): generating all twelve
 # (--best) costs about 2 minutes of elaboration, almost all of it the 64- to 256-bit product trees.
 BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
@@ -161,13 +164,13 @@ test: setup
 test-long: setup
 	.venv/bin/pip install -q --disable-pip-version-check -r requirements-long.txt
 	MODFORGE_SIM_OPS=10000 MODFORGE_SIM_WIDTHS=32,256 MODFORGE_POLYMUL_LONG=1 $(MILL) hw.test
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table --best $(GLS_NTT) polymul_1024_19 $(GLS_MULTIPASS)
 	.venv/bin/python verif/registry.py --prefetch
-	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
+	for d in barrett_64 shoup_64 gshoup_64 $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_NTT) $(GLS_MULTIPASS); do .venv/bin/python flow/harden.py $$d | tail -n 2; done
 	for d in barrett_32 shoup_32 gshoup_32; do .venv/bin/python flow/fpga.py $$d xc7 | tail -n 1; done
 	for d in $(GLS_ROUTED); do .venv/bin/python flow/pnr.py $$d --tools auto --if-stale | tail -n 3; done
 	MODFORGE_GLS_ROUTED="$(GLS_ROUTED)" MODFORGE_NTT_LONG=1 MODFORGE_INTFFT_LONG=1 MODFORGE_POLYMUL_LONG=1 MODFORGE_WIDTHS=32,64,128,256 MODFORGE_OPS=10000 MODFORGE_BEST_OPS=1000 MODFORGE_BEST_WIDTHS=32,64,128 MODFORGE_GLS_WIDTHS=32,64 MODFORGE_GLS_OPS=1000 \
-	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST) $(GLS_LONG)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
+	  MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST) $(GLS_LONG) $(GLS_MULTIPASS)" MODFORGE_GLS_NTT="$(GLS_NTT)" \
 	  MODFORGE_XC7_DESIGNS="barrett_32 shoup_32 gshoup_32" $(PYTEST) -q verif/tests
 
 # Whether LibreLane's Classic flow accepts the configuration with this PDK (no OpenROAD needed):

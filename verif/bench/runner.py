@@ -148,16 +148,17 @@ def routed_netlist_path(design: str) -> Path:
 
 
 def run_gls(design: str, ops: int, routed: bool = False, sdf_corner: str = None, clk_ns: float = None,
-            extra_env: dict = None):
+            extra_env: dict = None, testcase: str = None):
     """The same bench on the synthesized sky130_fd_sc_hd netlist (Icarus, functional cell models, unit
     delay); routed: on the netlist after layout (build/<d>/pnr/), which checks what layout changed in the
     logic (buffers, resizing, clock tree, hold buffers, diodes). sdf_corner (with routed): with the timed
     cell models and the layout's SDF of that corner instead, at the layout's clock (run_gls_sdf, whose
-    result it returns). clk_ns: another clock; extra_env: more of the bench's environment."""
+    result it returns). clk_ns: another clock; extra_env: more of the bench's environment; testcase: one
+    cocotb test of the bench (default: all)."""
     if sdf_corner:
         if not routed:
             raise ValueError("an SDF comes from the layout: sdf_corner needs routed=True")
-        return run_gls_sdf(design, ops, sdf_corner, clk_ns, extra_env=extra_env)
+        return run_gls_sdf(design, ops, sdf_corner, clk_ns, extra_env=extra_env, testcase=testcase)
     from pdk import find_pdk
     pdk = find_pdk()
     primitives, cells = pdk.sim_cell_models(BUILD / "pdk_sim")
@@ -166,7 +167,7 @@ def run_gls(design: str, ops: int, routed: bool = False, sdf_corner: str = None,
     run_bench(design, [primitives, cells, *macro_models(pdk, manifest), netlist],
               kind="gls_routed" if routed else "gls", defines={"FUNCTIONAL": 1, "UNIT_DELAY": "#1"},
               extra_env={"MODFORGE_CLK_NS": str(clk_ns or GLS_CLK_NS), "MODFORGE_OPS": str(ops), **(extra_env or {})},
-              test_module=manifest["registry"]["bench"])
+              test_module=manifest["registry"]["bench"], testcase=testcase)
 
 
 def macro_models(pdk, manifest: dict) -> list:

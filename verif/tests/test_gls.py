@@ -27,9 +27,20 @@ DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
     table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32")) + os.environ.get("MODFORGE_GLS_EXTRA", "").split() + os.environ.get("MODFORGE_GLS_NTT", "").split()
 
 
+# A bench whose products take minutes at gate level runs part of itself there: its test and environment per bench
+# (MODFORGE_GLS_TESTCASE overrides the test). The multi-pass engine (mpoly_..., one limb): about 4 cycles a second
+# under Icarus on a 260,000-cell netlist, so some 17 minutes a product: a random product and one of all q - 1,
+# without pauses (docs/polymul_multipass.md, "Gate level").
+GLS_PART = {"multipass_engine_bench": ("engine_no_pauses", {"MODFORGE_ENGINE_PATTERNS": "random,max"})}
+
+
 @pytest.mark.parametrize("design", DESIGNS)
 def test_gls(design):
-    run_gls(design, ops=int(os.environ.get("MODFORGE_GLS_OPS", "300")))
+    from runner import gls_manifest
+    testcase, env = GLS_PART.get(gls_manifest(design)["registry"]["bench"], (None, {}))
+    run_gls(design, ops=int(os.environ.get("MODFORGE_GLS_OPS", "300")),
+            testcase=os.environ.get("MODFORGE_GLS_TESTCASE") or testcase,
+            extra_env={**env, **{k: os.environ[k] for k in env if k in os.environ}})
 
 
 ROUTED = os.environ.get("MODFORGE_GLS_ROUTED", "").split()

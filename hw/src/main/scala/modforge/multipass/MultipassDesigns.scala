@@ -68,7 +68,10 @@ object MultipassDesigns {
       case m: MoverConfig => ("mover", "multi-pass AXI4 burst mover", "multipass_mover_bench",
         port(m) ++ Seq("lanes" -> m.wordLanes, "operands" -> m.operands))
     }
-    RegistryEntry(name, "multipass", title, Seq[(String, Any)]("kind" -> kind) ++ ps, name, Some(bench), gls = false,
+    // Gate level (make gls, verif/tests/test_gls.py): the one-limb engine's bench, run on a synthesized n = 1024
+    // engine (docs/polymul_multipass.md, "Gate level"); the other kinds' benches have not been run on a netlist.
+    val gls = c match { case e: MultipassEngineConfig => !e.batch; case _ => false }
+    RegistryEntry(name, "multipass", title, Seq[(String, Any)]("kind" -> kind) ++ ps, name, Some(bench), gls = gls,
       "none", Some("polymul.multipass"))
   }
 }
