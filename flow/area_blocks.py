@@ -25,6 +25,7 @@ from pathlib import Path
 
 import layout
 from pdk import find_pdk
+from sta_blocks import block_of  # the same instance path to block as the timing view
 
 CELL = re.compile(r"^\s*(sky130_fd_sc_hd__\w+)\s+(\S+)\s*\($")
 PIN = re.compile(r"^\s*\.(\w+)\((.*)\),?$")
@@ -55,14 +56,6 @@ def liberty_cells(lib: Path) -> dict:
         if m and pin is None:
             cells[cell][0] = float(m.group(1))
     return {c: (a, outs) for c, (a, outs) in cells.items()}
-
-
-def block_of(name: str, depth: int) -> str:
-    name = name.lstrip("\\")
-    name = re.sub(r"\[\d+\]", "", name)
-    name = re.sub(r"(_reg|\$\w+)$", "", name)
-    parts = name.split(".")
-    return ".".join(parts[:depth]) if len(parts) > 1 else "(top level)"
 
 
 def parse(netlist: Path, lib: dict):
@@ -113,7 +106,7 @@ def attribute(cells, drives, inputs, ports, depth) -> list:
     queue = deque()
     for i, (_, name) in enumerate(cells):
         if not ANON.fullmatch(name):
-            block[i] = block_of(name, depth)
+            block[i] = block_of(name.lstrip("\\"), depth)
             queue.append(i)
 
     def spread(q):

@@ -21,7 +21,7 @@ import os
 
 import pytest
 
-from runner import BenchFailed, layout_timing, run_gls, run_gls_sdf, table_designs, widths_from_env
+from runner import BenchFailed, gls_manifest, layout_timing, run_gls, run_gls_sdf, table_designs, widths_from_env
 
 DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
     table_designs(widths_from_env("MODFORGE_GLS_WIDTHS", "32")) + os.environ.get("MODFORGE_GLS_EXTRA", "").split() + os.environ.get("MODFORGE_GLS_NTT", "").split()
@@ -36,7 +36,6 @@ GLS_PART = {"multipass_engine_bench": ("engine_no_pauses", {"MODFORGE_ENGINE_PAT
 
 @pytest.mark.parametrize("design", DESIGNS)
 def test_gls(design):
-    from runner import gls_manifest
     testcase, env = GLS_PART.get(gls_manifest(design)["registry"]["bench"], (None, {}))
     run_gls(design, ops=int(os.environ.get("MODFORGE_GLS_OPS", "300")),
             testcase=os.environ.get("MODFORGE_GLS_TESTCASE") or testcase,
@@ -66,7 +65,6 @@ SDF_TESTCASE = {"polymul_stream_bench": "random_products"}
 
 
 def _sdf_testcase(design):
-    from runner import gls_manifest
     return os.environ.get("MODFORGE_GLS_SDF_TESTCASE") or SDF_TESTCASE.get(gls_manifest(design)["registry"]["bench"])
 
 
