@@ -26,7 +26,7 @@ model's ``costs(p).cycles()`` and the same plus each pass's fill (columns: 2 n1 
 rows: the engine's latency). They go to the log and to ``engine_cycles_<test>.json`` beside the simulation.
 
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_PAUSE (default 0.3), MODFORGE_CLK_NS,
-MODFORGE_ENGINE_PATTERNS (engine_no_pauses's products, comma-separated; default all six).
+MODFORGE_ENGINE_INPUTS (engine_no_pauses's products, comma-separated; default all six).
 """
 import logging
 import os
@@ -45,9 +45,9 @@ from polymul.stream import negacyclic_reference
 
 LOG = logging.getLogger("cocotb.multipass_engine")
 PASSES = ("columns", "rows", "columns_inverse")
-ALL_PATTERNS = ("random", "max", "zero", "onehot", "xn1", "onehot_xn1")
-PATTERNS = tuple(x for x in os.environ.get("MODFORGE_ENGINE_PATTERNS", ",".join(ALL_PATTERNS)).split(",") if x)
-assert set(PATTERNS) <= set(ALL_PATTERNS), f"MODFORGE_ENGINE_PATTERNS: {PATTERNS} not among {ALL_PATTERNS}"
+ALL_INPUTS = ("random", "max", "zero", "onehot", "xn1", "onehot_xn1")
+INPUTS = tuple(x for x in os.environ.get("MODFORGE_ENGINE_INPUTS", ",".join(ALL_INPUTS)).split(",") if x)
+assert set(INPUTS) <= set(ALL_INPUTS), f"MODFORGE_ENGINE_INPUTS: {INPUTS} not among {ALL_INPUTS}"
 
 
 class EngineBench(AxiMemoryBench):
@@ -257,8 +257,8 @@ async def engine_no_pauses(dut):
     """Products back to back, no pauses: random, all q - 1 both, zero, one-hot, x^(n-1) squared, one-hot times x^(n-1)."""
     tb = await _bench(dut, 0)
     results = []
-    # MODFORGE_ENGINE_PATTERNS picks some (a gate-level run: verif/tests/test_gls.py, a product in some 17 minutes)
-    for pattern in PATTERNS:
+    # MODFORGE_ENGINE_INPUTS picks some (a gate-level run: verif/tests/test_gls.py, a product in some 17 minutes)
+    for pattern in INPUTS:
         results.append(await tb.run_product(pattern, f"engine_no_pauses:{pattern}"))
     tb.record("engine", results)
 

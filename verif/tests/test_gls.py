@@ -31,7 +31,7 @@ DESIGNS = os.environ.get("MODFORGE_GLS_DESIGNS", "").split() or \
 # (MODFORGE_GLS_TESTCASE overrides the test). The multi-pass engine (mpoly_..., one limb): about 4 cycles a second
 # under Icarus on a 260,000-cell netlist, so some 17 minutes a product: a random product and one of all q - 1,
 # without pauses (docs/polymul_multipass.md, "Gate level").
-GLS_PART = {"multipass_engine_bench": ("engine_no_pauses", {"MODFORGE_ENGINE_PATTERNS": "random,max"})}
+GLS_PART = {"multipass_engine_bench": ("engine_no_pauses", {"MODFORGE_ENGINE_INPUTS": "random,max"})}
 
 
 @pytest.mark.parametrize("design", DESIGNS)
