@@ -153,12 +153,12 @@ test: setup
 	.venv/bin/python verif/registry.py --prefetch
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
-	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q $(SIM_TESTS)' \
+	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q --durations=12 $(SIM_TESTS)' \
 	  'flow: for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT); do .venv/bin/python flow/harden.py $$d | tail -n 2; done && \
 	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
 	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
 	     .venv/bin/python scripts/scala_tests.py run --shard b --classpath $(BUILD)/scala_tests.cp --build $(BUILD)/scala_shard_b && \
-	     $(TEST_ENV) $(PYTEST) -q verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)' \
+	     $(TEST_ENV) $(PYTEST) -q --durations=12 verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)' \
 	  'pnr: $(PYTEST) -q $(PNR_TEST_ID)'
 
 test-long: setup
