@@ -28,12 +28,14 @@ import sys
 
 import layout
 from pdk import CORNERS
+from reports import pnr_runtime
 from reports.common import REPORTS, fmt, md_head, stamp, write_csv, write_md
 
 PNR_COLUMNS = ["design", "status", "cells", "die_area_um2", "core_area_um2", "utilization", "clock_period_ns",
                "cp_tt_ns", "cp_ss_ns", "cp_ff_ns", "cp_r2r_tt_ns", "cp_r2r_ss_ns", "cp_r2r_ff_ns", "wns_ns", "drc_violations", "lvs_errors", "antenna_violations",
                "macros_as_abstracts", "runtime_s", "peak_mem_gb", "openroad_commit",
-               "synth_cells", "synth_area_um2", "synth_cp_tt_ns", "synth_cp_ss_ns", "synth_cp_ff_ns"]
+               "synth_cells", "synth_area_um2", "synth_cp_tt_ns", "synth_cp_ss_ns", "synth_cp_ff_ns", "detailed_routing_s"]
+ROUTING_STEP = "openroad-detailedrouting"
 CORNER_COLUMN = {CORNERS[0]: "tt", CORNERS[1]: "ss", CORNERS[2]: "ff"}
 BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
 
@@ -68,7 +70,44 @@ def committed_rows() -> dict:
                     t[k] = float(v) if any(ch in v for ch in ".eE") else int(v)
             t["_kept"] = True
             rows[r["design"]] = t
+    # Their signoff checks one by one and their longest steps, from the report the same runs wrote (reports/pnr.md
+    # as it stands), so that a rerun here neither drops them nor needs their metrics.
+    signoff, steps = report_table("Signoff checks, one by one"), report_table("Where the time goes")
+    for d, t in rows.items():
+        if d in signoff.get("rows", {}):
+            t["_signoff"] = {k: _num(v) for k, v in zip(signoff["head"], signoff["rows"][d])}
+        cells = {step: vals[steps["head"].index(d)] for step, vals in steps.get("rows", {}).items() if d in steps["head"]}
+        t["_steps"] = {step: {"wall_s": _num(v.split(" s, ")[0]), "peak_mb": _num(v.split(" s, ")[-1].split(" MB")[0])}
+                       for step, v in cells.items() if " s, " in v}
+        if t.get("detailed_routing_s") is None:  # written before the csv had the column
+            t["detailed_routing_s"] = (t["_steps"].get(ROUTING_STEP) or {}).get("wall_s")
     return rows
+
+
+def _num(v: str):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+
+
+def report_table(title: str) -> dict:
+    """The table under reports/pnr.md's "## <title>" as it stands: {head: its column names after the first,
+    rows: {first cell: [the other cells]}}; {} where the report or the section is absent. A design marked * there
+    (carried over) is read under its name."""
+    f = REPORTS / "pnr.md"
+    lines = f.read_text().splitlines() if f.exists() else []
+    if f"## {title}" not in lines:
+        return {}
+    body = []
+    for l in lines[lines.index(f"## {title}") + 1:]:
+        if l.startswith("## "):
+            break
+        if l.startswith("|"):
+            body.append([c.strip().removesuffix(" *") for c in l.strip().strip("|").split("|")])
+    if len(body) < 2:
+        return {}
+    return {"head": body[0][1:], "rows": {r[0]: r[1:] for r in body[2:]}}
 
 
 def last_attempt(d: str):
@@ -145,37 +184,63 @@ def row(d: str) -> dict:
               "antenna_violations": None if s.get("antenna__violating__nets") is None else int(s["antenna__violating__nets"]),
               "macros_as_abstracts": m["macros_as_abstracts"], "runtime_s": m["runtime_s"],
               "peak_mem_gb": m["peak_mem_gb"], "openroad_commit": m["tools"]["OpenROAD"][:8],
-              "synth_cells": m["post_synthesis"]["cells"], "synth_area_um2": m["post_synthesis"]["area_um2"]})
+              "synth_cells": m["post_synthesis"]["cells"], "synth_area_um2": m["post_synthesis"]["area_um2"],
+              "detailed_routing_s": (m["steps"].get(ROUTING_STEP) or {}).get("wall_s")})
     for corner, col in CORNER_COLUMN.items():
         r[f"synth_cp_{col}_ns"] = m["post_synthesis"]["critical_path_ns__corner"].get(corner)
     r["_m"] = m
     return r
 
 
-def fit_runtime(rows) -> dict:
-    """runtime_s = a * cells^b, least squares in log-log over the finished runs of designs without
-    macros; None with fewer than 2. A design with macros has a die their area sets, and routing and
-    the checks grow with the die (ntt_16_32_p1_gshoup_sram: 11,789 cells in 3,010 s, on 1.72 mm2),
-    so it would bend a fit by cells; such runs are listed, not fitted."""
-    pts = [(r["synth_cells"], r["runtime_s"]) for r in rows
-           if ("_m" in r and not r["_m"].get("macro_count") or r.get("_kept") and not r["macros_as_abstracts"])
-           and r["synth_cells"] and r["runtime_s"]]
-    if len({c for c, _ in pts}) < 2:
+def fitted(r: dict) -> bool:
+    """A finished run of a design without macros. A design with macros has a die their area sets, and routing
+    and the checks grow with the die (ntt_16_32_p1_gshoup_sram: 11,789 cells in 3,010 s, on 1.72 mm2), so it
+    would bend a fit by cells; such runs are listed, not fitted."""
+    return bool(("_m" in r and not r["_m"].get("macro_count") or r.get("_kept") and not r["macros_as_abstracts"])
+                and r.get("synth_cells") and r.get("runtime_s"))
+
+
+def pre_routing_share(r: dict):
+    """Of a finished run's steps other than detailed routing, the share of time before it (None without steps)."""
+    steps = (r.get("_m") or {}).get("steps") or {}
+    names = list(steps)
+    if ROUTING_STEP not in names:
         return None
-    xs, ys = [math.log(c) for c, _ in pts], [math.log(t) for _, t in pts]
-    n, mx, my = len(xs), sum(xs) / len(xs), sum(ys) / len(ys)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    a = math.exp(my - b * mx)
-    return {"a": a, "b": b, "points": pts, "budget_cells": (BUDGET_H * 3600 / a) ** (1 / b)}
+    i = names.index(ROUTING_STEP)
+    pre = sum(steps[s]["wall_s"] or 0 for s in names[:i])
+    post = sum(steps[s]["wall_s"] or 0 for s in names[i + 1:])
+    return pre / (pre + post) if pre + post else None
+
+
+def fit_runtime(rows) -> dict:
+    """Detailed routing's time and the other steps' time against post-synthesis cells (reports/pnr_runtime.py),
+    each fitted over the finished runs of designs without macros whose routing time is known; the flow is their
+    sum. None with fewer than 2 cell counts."""
+    runs = [r for r in rows if fitted(r) and r.get("detailed_routing_s")]
+    routing = pnr_runtime.fit([(r["synth_cells"], r["detailed_routing_s"]) for r in runs])
+    other = pnr_runtime.fit([(r["synth_cells"], r["runtime_s"] - r["detailed_routing_s"]) for r in runs])
+    if not routing or not other:
+        return None
+    shares = [(r["design"], pre_routing_share(r)) for r in runs if pre_routing_share(r) is not None]
+    flow = lambda c: pnr_runtime.predict(routing, c) + pnr_runtime.predict(other, c)
+    rms = math.sqrt(sum((flow(r["synth_cells"]) / r["runtime_s"] - 1) ** 2 for r in runs) / len(runs))
+    lo, hi = 1.0, 1e8  # the cells a BUDGET_H flow fits: the sum grows with cells, so bisect
+    for _ in range(100):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if flow(mid) <= BUDGET_H * 3600 else (lo, mid)
+    return {"routing": routing, "other": other, "flow": flow, "flow_rms_rel": rms, "runs": runs,
+            "pre_share": sum(v for _, v in shares) / len(shares) if shares else None,
+            "pre_share_from": [d for d, _ in shares], "budget_cells": lo}
 
 
 def predictions(model, rows) -> list:
-    """[(design, post-synthesis cells, predicted seconds)] for the table designs (reports/asic_table.csv)
-    and the engines and SRAM tiles hardened in build/ that have no layout row yet."""
+    """[(design, post-synthesis cells, predicted flow s, predicted detailed routing s, where a BUDGET_H run stops)]
+    for the table designs (reports/asic_table.csv) and the engines and SRAM tiles hardened in build/ that have no
+    finished layout yet (a stopped one is listed, beside the step it stopped in)."""
     if not model:
         return []
     import csv
-    have = {r["design"] for r in rows}
+    have = {r["design"] for r in rows if "_m" in r or r.get("_kept") and not r["status"].startswith("stopped")}
     cells = {}
     table = REPORTS / "asic_table.csv"
     if table.exists():
@@ -189,7 +254,16 @@ def predictions(model, rows) -> list:
                 cells[d] = int(json.loads(f.read_text())["design__instance__count"])
         except (OSError, ValueError, KeyError):
             pass
-    return sorted(((d, c, model["a"] * c ** model["b"]) for d, c in cells.items() if d not in have), key=lambda x: x[1])
+    out = []
+    for d, c in cells.items():
+        if d in have:
+            continue
+        flow, routing = model["flow"](c), pnr_runtime.predict(model["routing"], c)
+        stop = (pnr_runtime.stop_step(flow, routing, model["pre_share"], BUDGET_H * 3600)
+                if model["pre_share"] is not None else
+                None if flow <= BUDGET_H * 3600 else "unknown (no run with its steps at hand to split the others)")
+        out.append((d, c, flow, routing, stop))
+    return sorted(out, key=lambda x: x[1])
 
 
 def markdown(rows, model) -> list:
@@ -219,41 +293,60 @@ def markdown(rows, model) -> list:
     kept = [r["design"] for r in rows if r.get("_kept")]
     if kept:
         L += ["", f"\\* Carried over from reports/pnr.csv as it stood: {', '.join(kept)}. These layouts finished before "
-              "their metrics were kept in reports/pnr/<d>.json, and this machine's build/ has none: their checks one by "
-              "one and their step times are in the reports/pnr.md of their run, in the git history."]
+              "their metrics were kept in reports/pnr/<d>.json, and this machine's build/ has none: their rows, their "
+              "checks one by one and their eight longest steps are carried over from reports/pnr.csv and pnr.md as they "
+              "stood."]
     L += ["", "## Signoff checks, one by one", ""]
     keys = ["route__drc_errors", "magic__drc_error__count", "klayout__drc_error__count", "design__lvs_error__count",
             "antenna__violating__nets"]
     L += md_head("design", *keys)
+    signoff = lambda r: r["_m"]["signoff"] if "_m" in r else r.get("_signoff")
     for r in rows:
-        if "_m" in r:
-            L.append(f"| {r['design']} | " + " | ".join(fmt(r["_m"]["signoff"].get(k), ".0f") for k in keys) + " |")
+        if signoff(r):
+            L.append(f"| {r['design']}{' *' if r.get('_kept') else ''} | "
+                     + " | ".join(fmt(signoff(r).get(k), ".0f") for k in keys) + " |")
     L += ["", "## Where the time goes", ""]
-    done = [r for r in rows if "_m" in r]
+    steps = lambda r: r["_m"]["steps"] if "_m" in r else r.get("_steps")
+    done = [r for r in rows if steps(r)]
     if done:
-        top = sorted({s for r in done for s in r["_m"]["steps"]},
-                     key=lambda s: -max((r["_m"]["steps"].get(s, {}).get("wall_s") or 0) for r in done))[:8]
+        top = sorted({s for r in done for s in steps(r)},
+                     key=lambda s: -max((steps(r).get(s, {}).get("wall_s") or 0) for r in done))[:8]
         L += md_head("step", *(r["design"] for r in done))
         for s in top:
             L.append(f"| {s} | " + " | ".join(
-                f"{fmt(r['_m']['steps'].get(s, {}).get('wall_s'))} s, {fmt(r['_m']['steps'].get(s, {}).get('peak_mb'))} MB"
+                f"{fmt(steps(r).get(s, {}).get('wall_s'))} s, {fmt(steps(r).get(s, {}).get('peak_mb'), '.0f')} MB"
                 for r in done) + " |")
+        if any(r.get("_kept") for r in done):
+            L += ["", "n/a: a step that was not among the eight longest of a layout marked * (carried over)."]
     L += ["", "## Runtime model", ""]
     if model:
-        L += [f"Fitted to the {len(model['points'])} finished runs of designs without macros (post-synthesis cells, "
-              f"whole-flow seconds; a design with macros routes a die their area sets, and is left out): "
-              f"runtime ≈ {model['a']:.3g} · cells^{model['b']:.2f} s. At that rate a flow of {BUDGET_H} h fits about "
-              f"{model['budget_cells']:,.0f} cells on this 2-core machine.", ""]
+        g, o = model["routing"], model["other"]
+        law = lambda m: f"{m['t0']:.0f} + {m['a']:.3g} · cells^{m['b']:.2f} s (rms relative error {100 * m['rms_rel']:.0f}%)"
+        L += [f"Fitted to the {len(model['runs'])} finished runs of designs without macros (post-synthesis cells; "
+              "a design with macros routes a die their area sets, and is left out; flow/reports/pnr_runtime.py says "
+              f"why each law has a constant): detailed routing ≈ {law(g)}; the other steps ≈ {law(o)}; the flow, their "
+              f"sum, within {100 * model['flow_rms_rel']:.0f}% rms. At that rate a flow of {BUDGET_H} h fits about "
+              f"{model['budget_cells']:,.0f} cells on this 2-core machine."
+              + (f" Of the other steps' time, {100 * model['pre_share']:.0f}% comes before detailed routing (runs with "
+                 f"their steps at hand: {', '.join(model['pre_share_from'])})." if model["pre_share"] is not None else ""), ""]
+        L += md_head("run", "cells (synth)", "flow s", "model s", "detailed routing s", "model s")
+        for r in sorted(model["runs"], key=lambda r: r["synth_cells"]):
+            L.append(f"| {r['design']} | {r['synth_cells']:,} | {r['runtime_s']:.0f} | {model['flow'](r['synth_cells']):.0f} | "
+                     f"{r['detailed_routing_s']:.0f} | {pnr_runtime.predict(g, r['synth_cells']):.0f} |")
+        L.append("")
     else:
         L += ["Fewer than two finished runs of different size: no fit yet.", ""]
     pred = predictions(model, rows)
     if pred:
-        L += ["What the fit predicts for the designs still without a layout: the table designs (post-synthesis "
-              "cells from reports/asic_table.csv) and the engines and tiles synthesized in build/. The fit counts "
-              "cells only: a die that macros make larger routes longer than its cells say.", ""]
-        L += md_head("design", "cells (synth)", "predicted flow", f"within {BUDGET_H} h")
-        for d, cells, t in pred:
-            L.append(f"| {d} | {cells:,} | {t / 3600:.1f} h | {'yes' if t <= BUDGET_H * 3600 else 'no'} |")
+        L += ["What the model predicts for the designs still without a finished layout: the table designs "
+              "(post-synthesis cells from reports/asic_table.csv) and the engines and tiles synthesized in build/. "
+              "It counts cells only: a die that macros make larger routes longer than its cells say.", ""]
+        L += md_head("design", "cells (synth)", "predicted flow", "predicted detailed routing", f"within {BUDGET_H} h",
+                     f"a {BUDGET_H} h limit stops it in", "measured")
+        status = {r["design"]: r["status"] for r in rows}
+        for d, cells, t, g, stop in pred:
+            L.append(f"| {d} | {cells:,} | {t / 3600:.1f} h | {g / 3600:.1f} h | "
+                     f"{'yes' if t <= BUDGET_H * 3600 else 'no'} | {stop or ''} | {status.get(d, '')} |")
         L.append("")
     pics = [r for r in rows if (REPORTS / "pnr" / f"{r['design']}.png").exists()]
     if pics:

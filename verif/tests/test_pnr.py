@@ -184,11 +184,33 @@ def test_report_sums_drc_and_absent_stays_absent():
     assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": 2, "klayout__drc_error__count": 1}) == 3
     assert pnr_table.drc_total({"route__drc_errors": 0, "magic__drc_error__count": None,
                                 "klayout__drc_error__count": 0}) is None
-    runs = [{"_m": {}, "synth_cells": 1000, "runtime_s": 100}, {"_m": {}, "synth_cells": 4000, "runtime_s": 800},
-            # a design with macros: its die, not its cells, sets its time; listed, not fitted
-            {"_m": {"macro_count": 4}, "synth_cells": 2000, "runtime_s": 3000}]
+
+
+def test_runtime_model_recovers_its_laws_and_says_where_a_limit_stops():
+    """The two laws (detailed routing, the other steps) come back from runs made with them; a design with macros
+    is not fitted; the step a 2.5 h limit stops in follows from the laws and the share before routing."""
+    from reports import pnr_runtime, pnr_table
+    routing = lambda c: 300 + 5e-6 * c ** 2.0
+    other = lambda c: 170 + 1.3e-3 * c ** 1.4
+    steps = lambda c: {"a": {"wall_s": 0.25 * other(c)}, pnr_table.ROUTING_STEP: {"wall_s": routing(c)},
+                       "b": {"wall_s": 0.75 * other(c)}}
+    runs = [{"design": f"d{c}", "_m": {"steps": steps(c)}, "synth_cells": c, "runtime_s": routing(c) + other(c),
+             "detailed_routing_s": routing(c)} for c in (1200, 6000, 8000, 11000, 12500, 29000, 42000)]
+    # a design with macros: its die, not its cells, sets its time; listed, not fitted
+    runs.append({"design": "tile", "_m": {"macro_count": 4, "steps": {}}, "synth_cells": 2000, "runtime_s": 9000,
+                 "detailed_routing_s": 8000})
     model = pnr_table.fit_runtime(runs)
-    assert abs(model["b"] - 1.5) < 1e-9 and abs(model["a"] * 1000 ** 1.5 - 100) < 1e-6
+    assert [r["design"] for r in model["runs"]] == [r["design"] for r in runs[:-1]]
+    assert model["routing"]["b"] == 2.0 and abs(model["routing"]["t0"] - 300) < 1e-3
+    assert model["other"]["b"] == 1.4 and abs(model["other"]["t0"] - 170) < 1e-3
+    assert model["flow_rms_rel"] < 1e-9 and abs(model["pre_share"] - 0.25) < 1e-12
+    assert abs(model["flow"](model["budget_cells"]) - pnr_table.BUDGET_H * 3600) < 1
+    budget = 9000
+    assert pnr_runtime.stop_step(8000, 6000, 0.5, budget) is None
+    assert pnr_runtime.stop_step(11000, 6000, 0.5, budget) == "the checks after detailed routing"  # routing ends at 8500
+    assert pnr_runtime.stop_step(12000, 7000, 0.5, budget) == "detailed routing"  # it starts at 2500, ends at 9500
+    assert pnr_runtime.stop_step(40000, 10000, 0.5, budget) == "before detailed routing"  # it starts at 15000
+    assert pnr_runtime.fit([(1000, 10)]) is None  # one cell count: no fit
 
 
 # ---- one real layout ----
