@@ -4,8 +4,9 @@ with it (SpinalSim on one, the flows and most of pytest on the other; each is mo
 
     scripts/parallel.py "name: cmd1 && cmd2" "other: cmd3 && cmd4"
 
-Every output line is prefixed with its chain's name and printed as it comes; at the end one line
-per chain gives its exit status and wall time. Exit status: 0 only if every chain succeeded.
+Every output line is prefixed with its chain's name and the minutes since the chains started (to
+see where a chain's time goes), and printed as it comes; at the end one line per chain gives its exit
+status and wall time. Exit status: 0 only if every chain succeeded.
 """
 import subprocess
 import sys
@@ -26,7 +27,7 @@ def main(argv):
                              stderr=subprocess.STDOUT, text=True, bufsize=1)
         for line in p.stdout:
             with lock:
-                sys.stdout.write(f"[{name}] {line}")
+                sys.stdout.write(f"[{name} {(time.monotonic() - t0) / 60:4.1f}m] {line}")
                 sys.stdout.flush()
         results[name] = (p.wait(), time.monotonic() - t0)
 

@@ -44,6 +44,11 @@ def timed(cmd, cwd, env=None):
     t0 = time.monotonic()
     p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, text=True, capture_output=True)
     dt = time.monotonic() - t0
+    # the whole output kept (each chain's lines carry their minute: where the time goes)
+    log = ROOT / "build" / "record_test_times" / f"{cmd.replace(' ', '_')}_{'cold' if cwd != ROOT else 'warm'}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(p.stdout + p.stderr)
+    print(f"record: its output in {log.relative_to(ROOT)}", flush=True)
     # pytest's "N passed" lines, ScalaTest's "Tests: succeeded N" (one per shard, colour codes
     # removed) and the chains' status lines.
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in p.stdout.splitlines()]

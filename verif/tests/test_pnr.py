@@ -315,6 +315,10 @@ def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
            "old_16,signoff clean,1931,38880.8,32453.6,0.527604,13.3,6.9521,13.7395,4.4725,6.9521,13.7395,4.4725,"
            "-0.4395,0,0,0,False,519,0.57,dcf36133,1246,12000.5,6.522,13.299,4.08\n")
     (reports / "pnr.csv").write_text(old)
+    # the report the same run wrote: its steps and checks one by one are carried over with the row
+    (reports / "pnr.md").write_text("# Layout\n\n## Signoff checks, one by one\n\n| design | route__drc_errors |\n|---|---|\n"
+                                    "| old_16 | 0 |\n\n## Where the time goes\n\n| step | old_16 |\n|---|---|\n"
+                                    f"| {pnr_table.ROUTING_STEP} | 281.4 s, 583 MB |\n\n## Runtime model\n")
 
     def table():
         import csv
@@ -325,7 +329,9 @@ def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
     first = table()
     assert sorted(first) == ["a_32", "old_16"]
     assert (reports / "pnr" / "a_32.json").exists()
-    assert old.splitlines()[1] == ",".join(first["old_16"].values())  # carried over as it stood
+    assert old.splitlines()[1] + ",281.4" == ",".join(first["old_16"].values())  # carried over as it stood
+    md = (reports / "pnr.md").read_text()
+    assert "| old_16 * | 0 | n/a |" in md and "| openroad-detailedrouting | 281.4 s, 583 MB |" in md
     assert "Carried over from reports/pnr.csv as it stood: old_16" in (reports / "pnr.md").read_text()
     assert pnr_table.layout_status("old_16") == "signoff clean"
     # a fresh clone: no build/ at all; the kept json gives a_32's row, the same as from build/
