@@ -3,7 +3,7 @@
 MODFORGE_GLS_DESIGNS names designs (as `make gls DESIGN=<d>` does); otherwise MODFORGE_GLS_WIDTHS
 picks table widths (default 32, as in `make test`; wide netlists compile slowly under Icarus).
 MODFORGE_GLS_OPS sets the random-stream length. MODFORGE_GLS_NTT names NTT tiles to add
-(`make test`: ntt_16_32_p1_gshoup, whose twiddle ROM must come out of synthesis as logic with the
+(`make test`: ntt_16_32_p1_gshoup_sram, test-long also ntt_16_32_p1_gshoup; a twiddle ROM must come out of synthesis as logic with the
 right values, not as X); they run the NTT bench.
 MODFORGE_GLS_EXTRA names further designs (`make test`: two reduction-family designs at 32 bits).
 The netlists come from `make harden DESIGN=<d>`.

@@ -23,9 +23,10 @@ class ReducerSimSpec extends AnyFunSuite {
     ((b + c) << h) - a - b + d
   }
 
-  // make test: the general and the Solinas reducer (FermatTwiddleSimSpec and the intfft benches run the
-  // Fermat arithmetic); test-long adds both Fermat primes (TestTier)
-  for (name <- TestTier.pick(Seq("general32", "solinas64"), Seq("fermat32", "fermat64"))) {
+  // make test: the general reducer (FermatTwiddleSimSpec and the intfft benches run the Fermat arithmetic, and
+  // make test's intfft cocotb benches the Solinas one, intfft_solinas64_folded_p4); test-long (TestTier) adds the
+  // Solinas reducer and both Fermat primes
+  for (name <- TestTier.pick(Seq("general32"), Seq("solinas64", "fermat32", "fermat64"))) {
     val g = IntFftParams.group(name).get
     test(s"${g.reducer.name} reducer of $name: edge and $ops random inputs against x mod p") {
       val p = g.p

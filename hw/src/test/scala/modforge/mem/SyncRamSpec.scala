@@ -29,9 +29,9 @@ class SyncRamSpec extends AnyFunSuite {
     assert(SramGrid(512, 4).count == 16 && SramGrid(33, 256).columns == 2)
   }
 
-  // make test: one macro, a grid of 2 x 4 macros (96 x 2048) and the flip-flop memory; test-long the other shapes (TestTier)
-  for ((width, depth, kind) <- TestTier.pick(Seq((32, 16, "sram"), (96, 2048, "sram"), (64, 64, "syncmem")),
-                                             Seq((64, 256, "sram"), (40, 1024, "sram"), (17, 512, "sram")))) {
+  // make test: one macro and the flip-flop memory; test-long (TestTier) the grids of macros and the other shapes
+  for ((width, depth, kind) <- TestTier.pick(Seq((32, 16, "sram"), (64, 64, "syncmem")),
+                                             Seq((96, 2048, "sram"), (64, 256, "sram"), (40, 1024, "sram"), (17, 512, "sram")))) {
     test(s"$kind $width x $depth: random writes and reads against a reference") {
       val compiled = sim(s"syncram_${kind}_${width}x$depth",
         if (kind == "sram") new SramBank(width, depth) else new MemBank(width, depth))

@@ -1,5 +1,6 @@
 package modforge.ntt
 
+import modforge.TestTier
 import org.scalatest.funsuite.AnyFunSuite
 
 /** The bank schedule, exhaustively: every butterfly of every stage exactly once, the 2P accesses
@@ -45,7 +46,8 @@ class NttScheduleSpec extends AnyFunSuite {
     }
   }
 
-  for (p <- Seq(1, 2, 4, 8, 16, 32); logN <- 13 to 15) {
+  // make test: N = 8192; test-long (TestTier) also 16384 and 32768 (each P about 1-7 s)
+  for (p <- Seq(1, 2, 4, 8, 16, 32); logN <- TestTier.pick(Seq(13), Seq(14, 15))) {
     test(s"N = ${1 << logN}, P = $p (SRAM sizes): the closed-form lag of every stage transition is the enumerated one") {
       val s = NttSchedule(logN, p)
       for (b <- 1 until logN) assert(s.lagByEnumeration(b, b - 1) == s.lag(b) && s.lagByEnumeration(b - 1, b) == s.lag(b), s"b = $b")
