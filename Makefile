@@ -117,6 +117,8 @@ test-rtl: rtl-all
 	$(PYTEST) -q verif/tests/test_rtl.py
 
 GLS_FAST := barrett_32 shoup_32 gshoup_32
+# make test's table design at gate level: the paper's GShoup (test-long: all three; docs/testing.md, "Tiers").
+GLS_FAST_TEST := gshoup_32
 # The routed netlists test-long simulates (their layout, reports/pnr.md gives its time, runs first where OpenROAD is found).
 GLS_ROUTED := gshoup_32
 # The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): the smallest registry design;
@@ -149,7 +151,7 @@ BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 # they can use both cores. The split balances the two chains' times. The `_fast` configurations run
 # at RTL at 32 bits here (their explicit product trees cost Icarus minutes at 64); test-long adds 64, 128.
 SIM_TESTS  := verif/tests/test_dse.py verif/tests/test_intfft_rtl.py verif/tests/test_multipass_columns.py verif/tests/test_multipass_engine.py verif/tests/test_multipass_mover.py verif/tests/test_multipass_rows.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_polymul_given_primes.py verif/tests/test_polymul_stream.py verif/tests/test_registry.py
-TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_WIDTHS=32 MODFORGE_GLS_EXTRA="$(GLS_RED) $(GLS_BEST)" MODFORGE_GLS_NTT="$(GLS_NTT_TEST)"
+TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_DESIGNS="$(GLS_FAST_TEST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT_TEST)"
 
 test: setup
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT_TEST) polymul_1024_19 $(PNR_TEST)
@@ -157,7 +159,7 @@ test: setup
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
 	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q --durations=12 $(SIM_TESTS)' \
-	  'flow: for d in $(GLS_FAST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT_TEST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done && \
+	  'flow: for d in $(GLS_FAST_TEST) $(GLS_RED) $(GLS_BEST) $(GLS_NTT_TEST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done && \
 	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
 	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
 	     .venv/bin/python scripts/scala_tests.py run --shard b --classpath $(BUILD)/scala_tests.cp --build $(BUILD)/scala_shard_b && \

@@ -21,12 +21,10 @@ import scala.util.Random
 class ButterflySimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
 
-  // make test: k = 32 for GShoup (a paper arrangement) and K2RED (a reduction arrangement), each a Verilator build
-  // of 30-40 s (docs/testing.md, "Tiers"); the other arrangements run inside make test's NTT tiles (SpinalSim and
-  // cocotb). test-long (TestTier): every arrangement at 32, and 64 (reductions) or 128
-  private val quick = Set("gshoup", "k2red")
-  for (mul <- MulArrangement.all; k <- TestTier.pick(if (quick(mul.name)) Seq(32) else Nil,
-         (if (quick(mul.name)) Nil else Seq(32)) ++ (if (mul.reduction(k = 32).isDefined) Seq(64) else Seq(128)))) {
+  // test-long only (TestTier; each case a Verilator build of 30-40 s, docs/testing.md "Tiers"): every arrangement at
+  // 32, and 64 (reductions) or 128. make test runs every arrangement's butterfly inside its cocotb NTT tiles
+  // (verif/tests/test_ntt_tile.py)
+  for (mul <- MulArrangement.all; k <- TestTier.pick(Nil, Seq(32) ++ (if (mul.reduction(k = 32).isDefined) Seq(64) else Seq(128)))) {
     test(s"butterfly ${mul.name} k=$k: $ops CT/GS/PW operations against BigInt mod q") {
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))

@@ -25,15 +25,16 @@ class NttTileSimSpec extends AnyFunSuite {
     a.zipWithIndex.map { case (x, i) => x * w.modPow(i, c.q) }.sum.mod(c.q)
   }
 
-  // make test: a paper arrangement, a reduction arrangement, the overlapped stages; test-long (TestTier)
-  // the other two paper arrangements and two more reductions (cocotb runs more tiles at RTL)
-  for (c <- TestTier.pick(Seq(NttConfig(16, 32, 2, MulArrangement.GShoup),
+  // test-long only (TestTier): the paper arrangements, the reductions, the overlapped stages, the SRAM tiles. make
+  // test runs these arrangements and the overlapped stages as cocotb tiles at RTL (verif/tests/test_ntt_tile.py,
+  // test_ntt_sram.py), one SRAM tile at gate level
+  for (c <- TestTier.pick(Nil, Seq(NttConfig(16, 32, 2, MulArrangement.GShoup),
                 // Reduction arrangements: pre-scaled ROM twiddles, two-pass PWMUL.
                 NttConfig(16, 64, 2, MulArrangement.K2Red),
                 // Overlapped stages: a 1-cycle gap after the first NTT stage (before the last INTT
                 // one), none between the others, PWMUL's two passes back to back.
-                NttConfig(64, 32, 2, MulArrangement.Mont)),
-              Seq(NttConfig(32, 24, 1, MulArrangement.Barrett), NttConfig(16, 32, 4, MulArrangement.ShoupBarrett),
+                NttConfig(64, 32, 2, MulArrangement.Mont),
+                NttConfig(32, 24, 1, MulArrangement.Barrett), NttConfig(16, 32, 4, MulArrangement.ShoupBarrett),
                 NttConfig(16, 64, 2, MulArrangement.Mont),
                 NttConfig(16, 32, 1, MulArrangement.WlmMixed))) ++ NttTileSimSpec.sramTilesToRun) {
     test(s"${c.name}: LOAD, NTT, INTT, PWMUL, UNLOAD with stalls, results and cycle counts") {
@@ -126,9 +127,9 @@ object NttTileSimSpec {
     (16, 32, 4, GShoup, TwiddleStore.Ram), (32, 32, 8, Barrett, TwiddleStore.Rom)
   ).map { case (n, k, p, m, tw) => NttConfig(n, k, p, m, tw, storage = Storage.Sram) }
 
-  /** make test: a RAM-twiddle Barrett tile (a Verilator build of 15-25 s; cocotb runs more on the macros' own
-    * models); make test-long: all of them (TestTier). */
-  private val quickSram = Seq(1)
+  /** make test-long only (TestTier; each a Verilator build of 15-25 s): make test runs SRAM tiles under cocotb on
+    * the macros' own models (verif/tests/test_ntt_sram.py). */
+  private val quickSram = Seq.empty[Int]
   def sramTilesToRun: Seq[NttConfig] = TestTier.pick(quickSram.map(sramTiles), sramTiles.indices.diff(quickSram).map(sramTiles))
 
   /** A RAM tile's modulus ports, from its q (what verif/ntt/ntt_host.py modulus_ports computes). */

@@ -46,7 +46,8 @@ class StreamNttPair(val shape: NttShape, val q: BigInt, val psi: BigInt) extends
   * Verilator minutes; the pipelines around them are the same code).
   */
 class StreamNttSimSpec extends AnyFunSuite {
-  private val cases: Seq[(Int, Int, Int)] = TestTier.pick(Seq((16, 2, 21)),
+  // (since 2026-11-29 test-long only: make test runs these units inside the streaming engines' cocotb benches)
+  private val cases: Seq[(Int, Int, Int)] = TestTier.pick(Nil, Seq((16, 2, 21)) ++
     Seq((64, 1, 21), (16, 1, 17), (64, 2, 31), (256, 1, 21), (256, 2, 21)))
 
   /** The largest w-bit prime = 1 mod 2n, and a primitive 2n-th root of unity that is not findPsi's
