@@ -12,9 +12,10 @@ import org.scalatest.funsuite.AnyFunSuite
 class TruncationSimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
   val k = 32
-  // make test: the GShoup one (both truncations, three corrections); test-long all three (TestTier)
-  val variants: Seq[(Family, String, () => ModMulComponent, String)] = TestTier.pick(Seq(
-    (GShoupFamily, s"gshoup_${k}_tr26_26", () => new GShoup(GShoupConfig(k, truncateR = 26, truncateQ = 26)), "1 + 2 corrections, core t in k+1 bits")), Seq(
+  // test-long only (TestTier; since 2026-11-29: the GShoup one was a 1.2 min build of a cold make test); make test
+  // checks the truncations' models and correction counts (verif/tests/test_truncation.py, and the test below)
+  val variants: Seq[(Family, String, () => ModMulComponent, String)] = TestTier.pick(Nil, Seq(
+    (GShoupFamily, s"gshoup_${k}_tr26_26", () => new GShoup(GShoupConfig(k, truncateR = 26, truncateQ = 26)), "1 + 2 corrections, core t in k+1 bits"),
     (Barrett, s"barrett_${k}_tr29", () => new BarrettOpt(BarrettOptConfig(k, truncate = 29)), "4 corrections, t in k+3 bits"),
     (ShoupFamily, s"shoup_${k}_tr28", () => new Shoup(ShoupConfig(k, truncate = 28)), "3 corrections")))
   for ((f, name, build, what) <- variants) {
