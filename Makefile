@@ -148,7 +148,8 @@ BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 # runs one at a time) and "flow" (synthesis and STA of the gate-level designs, SpinalSim shard b,
 # then the rest of pytest, the multipliers' cocotb RTL benches among it). The SpinalSim suites run
 # without Mill (scripts/scala_tests.py: one JVM per shard, shard b in its own workspace), so that
-# they can use both cores. The split balances the two chains' times. The `_fast` configurations run
+# they can use both cores. The split balances the two chains' times (test_dse.py, which calls the generator too,
+# runs in the flow chain since 2026-11-29: a Mill call waits for the other chain's, docs/testing.md "Tiers"). The `_fast` configurations run
 # at RTL at 32 bits here (their explicit product trees cost Icarus minutes at 64); test-long adds 64, 128.
 SIM_TESTS  := verif/tests/test_intfft_rtl.py verif/tests/test_multipass_columns.py verif/tests/test_multipass_engine.py verif/tests/test_multipass_mover.py verif/tests/test_multipass_rows.py verif/tests/test_ntt_sram.py verif/tests/test_ntt_tile.py verif/tests/test_polymul.py verif/tests/test_polymul_given_primes.py verif/tests/test_polymul_stream.py verif/tests/test_registry.py
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_DESIGNS="$(GLS_FAST_TEST) $(GLS_RED) $(GLS_BEST)"
