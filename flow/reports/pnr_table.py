@@ -213,7 +213,7 @@ def pre_routing_share(r: dict):
 
 
 def fit_runtime(rows) -> dict:
-    """Detailed routing's time and the other steps' time against post-synthesis cells (reports/pnr_runtime.py),
+    """Detailed routing's time and the other steps' time against post-synthesis cells (flow/reports/pnr_runtime.py),
     each fitted over the finished runs of designs without macros whose routing time is known; the flow is their
     sum. None with fewer than 2 cell counts."""
     runs = [r for r in rows if fitted(r) and r.get("detailed_routing_s")]
