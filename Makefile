@@ -7,7 +7,7 @@ MILL       := ./mill -i
 PYTEST     := .venv/bin/python -m pytest
 export MODFORGE_BUILD := $(BUILD)
 
-.PHONY: help setup rtl rtl-all test test-long test-sim test-models test-rtl harden gls check-classic fpga reports bench-flow correction-stats record-test-times clean
+.PHONY: help setup rtl rtl-all test test-chains test-long test-sim test-models test-rtl harden gls check-classic fpga reports bench-flow correction-stats record-test-times clean
 
 help:
 	@echo "modforge: make <target> [DESIGN=<d>]; the docs/ pages hold each family's detail"
@@ -123,7 +123,8 @@ GLS_FAST_TEST := gshoup_32
 GLS_ROUTED := gshoup_32
 # The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): the smallest registry design;
 # its time alone is in reports/pnr.md. It runs as a third chain beside sim and flow: its steps are mostly single-threaded and fill the
-# time the two chains leave a core idle (Mill, JVM start-up, the chains' unequal ends).
+# time the two chains leave a core idle (Mill, JVM start-up, the chains' unequal ends). Since 2026-11-29 it starts right after a
+# generator run of mul_16 alone, before the generator's run for the other chains (about 2 minutes on a fresh clone).
 PNR_TEST := mul_16
 PNR_TEST_ID := verif/tests/test_pnr.py::test_layout_of_a_small_design_is_clean
 GLS_RED  := k2reds_32_h15_3l_rb
@@ -143,8 +144,8 @@ GLS_MULTIPASS := mpoly_1024_x32_b128_l2_s32_p1_w20_mpaper
 # (--best) costs about 2 minutes of elaboration, almost all of it the 64- to 256-bit product trees.
 BEST_32  := barrett_32_fast shoup_32_fast gshoup_32_fast
 
-# make test runs two chains side by side (scripts/parallel.py), one per core, after one generator
-# run: "sim" (SpinalSim shard a, then the pytest files that call the generator themselves, since Mill
+# make test runs two chains side by side (scripts/parallel.py, target test-chains), one per core, after one generator
+# run, and the layout chain beside them: "sim" (SpinalSim shard a, then the pytest files that call the generator themselves, since Mill
 # runs one at a time) and "flow" (synthesis and STA of the gate-level designs, SpinalSim shard b,
 # then the rest of pytest, the multipliers' cocotb RTL benches among it). The SpinalSim suites run
 # without Mill (scripts/scala_tests.py: one JVM per shard, shard b in its own workspace), so that
@@ -155,8 +156,14 @@ SIM_TESTS  := verif/tests/test_intfft_rtl.py verif/tests/test_multipass_columns.
 TEST_ENV   := MODFORGE_WIDTHS=32,64 MODFORGE_BEST_OPS=100 MODFORGE_BEST_WIDTHS=32 MODFORGE_GLS_DESIGNS="$(GLS_FAST_TEST) $(GLS_RED) $(GLS_BEST)"
 
 test: setup
-	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT_TEST) polymul_1024_19 $(PNR_TEST)
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --index $(PNR_TEST)
 	.venv/bin/python verif/registry.py --prefetch
+	.venv/bin/python scripts/parallel.py 'pnr: $(PYTEST) -q $(PNR_TEST_ID)' 'tests: $(MAKE) --no-print-directory test-chains'
+
+# make test's two main chains (not a target of its own: `make test` runs it beside the layout chain,
+# which needs only mul_16's RTL and so starts before this generator run; 2026-11-29, docs/testing.md "Tiers").
+test-chains:
+	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table --ntt-table $(BEST_32) $(GLS_NTT_TEST) polymul_1024_19
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
 	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q --durations=12 $(SIM_TESTS)' \
@@ -164,8 +171,7 @@ test: setup
 	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
 	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
 	     .venv/bin/python scripts/scala_tests.py run --shard b --classpath $(BUILD)/scala_tests.cp --build $(BUILD)/scala_shard_b && \
-	     $(TEST_ENV) $(PYTEST) -q --durations=12 verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)' \
-	  'pnr: $(PYTEST) -q $(PNR_TEST_ID)'
+	     $(TEST_ENV) $(PYTEST) -q --durations=12 verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)'
 
 test-long: setup
 	.venv/bin/pip install -q --disable-pip-version-check -r requirements-long.txt

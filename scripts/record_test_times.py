@@ -52,7 +52,7 @@ def timed(cmd, cwd, env=None):
     # pytest's "N passed" lines, ScalaTest's "Tests: succeeded N" (one per shard, colour codes
     # removed) and the chains' status lines.
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", l) for l in p.stdout.splitlines()]
-    tail = [l for l in lines if re.search(r"\d+ passed|Tests: succeeded \d+|^parallel: \w+: ok in", l)]
+    tail = [l for l in lines if re.search(r"\d+ passed|Tests: succeeded \d+|(^|\] )parallel: \w+: ok in", l)]
     if p.returncode != 0:
         sys.exit(f"record: `{cmd}` failed (exit {p.returncode}); nothing written\n{p.stdout[-3000:]}{p.stderr[-3000:]}")
     print(f"record: `{cmd}` took {dt / 60:.1f} min", flush=True)

@@ -213,7 +213,10 @@ ${groups.mkString(",\n")}
     "multipass" -> multipass.MultipassDesigns.grammar)
 
   def writeIndex(f: File): Unit = {
-    val w = new PrintWriter(f)
+    // Written beside and renamed into place: make test reads the index in its layout chain while a
+    // second generator run writes it again (Makefile, `test`), and a reader must never see half of it.
+    val tmp = new File(f.getPath + ".tmp")
+    val w = new PrintWriter(tmp)
     def list(xs: Seq[Any]) = xs.map(x => s""""$x"""").mkString("[", ", ", "]")
     w.println(s"""{
   "families": ${list(Designs.families.map(_.name))},
@@ -231,6 +234,8 @@ ${groups.mkString(",\n")}
   "titles": {${(Designs.families.map(f => f.name -> f.title) ++ reduction.Method.all.map(m => m.name -> m.title)).map { case (f, t) => s"${RegistryEntry.str(f)}: ${RegistryEntry.str(t)}" }.mkString(", ")}}
 }""")
     w.close()
+    java.nio.file.Files.move(tmp.toPath, f.toPath, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                             java.nio.file.StandardCopyOption.ATOMIC_MOVE)
   }
 
   def writeManifest(f: File, d: ModMulDesign, top: ModMulComponent): Unit = {

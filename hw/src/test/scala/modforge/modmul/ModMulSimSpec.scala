@@ -3,12 +3,15 @@ package modmul
 
 import org.scalatest.funsuite.AnyFunSuite
 
-/** Every family at k = 32, and at 256 in make test-long (MODFORGE_SIM_WIDTHS=32,256: the 256-bit
-  * Verilator builds took about a minute of make test), 2000 operations each (Verilator). */
+/** 2000 operations each (Verilator): GShoup at k = 32 in make test; every family at k = 32 and 256 in
+  * make test-long (MODFORGE_SIM_WIDTHS=32,256: the 256-bit Verilator builds took about a minute of
+  * make test). Barrett and Shoup at 32 went to test-long on 2026-11-29 (67 s of a cold make test,
+  * docs/testing.md "Tiers"): make test checks all three at 32 and 64 bits under cocotb (test_rtl.py). */
 class ModMulSimSpec extends AnyFunSuite {
   val ops = sys.env.get("MODFORGE_SIM_OPS").map(_.toInt).getOrElse(2000)
   val widths = sys.env.get("MODFORGE_SIM_WIDTHS").map(_.split(",").toSeq.map(_.trim.toInt)).getOrElse(Seq(32))
-  for (f <- Designs.families; k <- widths) {
+  val (quick, rest) = Designs.families.partition(_ == GShoupFamily)
+  for (f <- TestTier.pick(quick, rest); k <- widths) {
     test(s"${f.name}_$k: $ops random operations against a*b % m") {
       ModMulSim.run(Design(f, k), ops)
     }
