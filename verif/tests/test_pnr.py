@@ -340,6 +340,27 @@ def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
     pnr_table.main()
     assert table() == first
     assert pnr_table.layout_status("a_32") == "signoff clean" and pnr_table.post_route("a_32") == (5.0, 900.0)
+    # the carried row's post-route figures: its tt critical path, and utilization x core area for its cells
+    tt, area = pnr_table.post_route("old_16")
+    assert tt == 6.9521 and abs(area - 0.527604 * 32453.6) < 1e-6
+
+
+def test_post_route_area_of_a_carried_row_is_its_utilization_read_back():
+    """A row carried over from reports/pnr.csv has no cell area, so post_route reads utilization x core area
+    back: in every layout whose metrics are kept (reports/pnr/<d>.json), without macros, that product is the
+    standard-cell area as routed, to the rounding of the figures (0.1 um2 of area, 6 digits of utilization)."""
+    from reports import pnr_table
+    kept = sorted((ROOT / "reports" / "pnr").glob("*.json"))
+    checked = 0
+    for f in kept:
+        m = json.loads(f.read_text())
+        if m.get("macros_as_abstracts") or not m.get("stdcell_area_um2"):
+            continue
+        assert abs(m["utilization"] * m["core_area_um2"] - m["stdcell_area_um2"]) <= 0.1 + 1e-6 * m["core_area_um2"], f.name
+        checked += 1
+    if not checked:
+        pytest.skip("no kept layout without macros in reports/pnr/ (make harden DESIGN=mul_16)")
+    assert pnr_table.post_route("no_such_design_32") is None
 
 
 # LibreLane's end of a run whose checkers deferred an error (every step ran; exit status 2)
