@@ -23,8 +23,8 @@ from pathlib import Path
 import layout
 import papers  # verif/papers: the papers' figures, data/papers/
 from pdk import CORNERS
-from reports.common import (entries, entry, INDEX, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,
-                            pyplot, ratio, read_json, run_designs, save_figure, tools_text, write_csv, write_json,
+from reports.common import (best_designs, efficiency, entries, entry, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,
+                            pyplot, ratio, run_designs, save_figure, tools_text, write_csv, write_json,
                             write_md, write_text)
 
 PAPER = papers.data_path("gshoup")
@@ -42,11 +42,6 @@ def paper_table1(path: Path = PAPER) -> dict:
     for r in map(papers.values, papers.table("gshoup", "Table 1", path)):
         rows[(PAPER_NAMES[r["Design"]], r["Size"])] = (r["Critical path"], r["Area"])
     return rows
-
-
-def efficiency(k, p_ns, a_um2):
-    """The paper's S^2/(P*A), in bits^2 / (ns * um2)."""
-    return k * k / (p_ns * a_um2)
 
 
 def polymul_model(k, r):
@@ -275,12 +270,6 @@ Efficiency loss from 32 bits, S^2/(P*A) at 32 bits over S^2/(P*A) at k (the goal
 
 {chr(10).join(loss)}
 """
-
-
-def best_designs():
-    """The `_fast` configurations of the index (hw/.../Best.scala): {(family, k): design}."""
-    names = (read_json(INDEX) or {}).get("best", [])
-    return {(e["family"], e["params"]["k"]): n for n, e in entries(names).items()}
 
 
 def best_result(d: str):

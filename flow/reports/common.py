@@ -42,6 +42,17 @@ INDEX = layout.index()
 
 # ---- results ----
 
+def efficiency(k, p_ns, a_um2):
+    """The GShoup paper's efficiency (Table 1, Figure 2): the paper's S^2/(P*A), in bits^2 / (ns * um2)."""
+    return k * k / (p_ns * a_um2)
+
+
+def best_designs():
+    """The `_fast` configurations of the index (hw/.../Best.scala): {(family, k): design}."""
+    names = (read_json(INDEX) or {}).get("best", [])
+    return {(e["family"], e["params"]["k"]): n for n, e in entries(names).items()}
+
+
 def entry(design: str) -> dict:
     """The generator's registry entry of a design (family, params, base, bench, ...)."""
     return registry.describe(design)

@@ -40,7 +40,7 @@ def tree(tmp_path, monkeypatch):
         layout.metrics(d).write_text(json.dumps(metrics(d)))
     monkeypatch.setattr(common, "BUILD", build)
     monkeypatch.setattr(common, "REPORTS", reports)
-    monkeypatch.setattr(asic_table, "INDEX", build / "designs.json")  # none: no `_fast` rows
+    monkeypatch.setattr(common, "INDEX", build / "designs.json")  # none: no `_fast` rows (common.best_designs)
     monkeypatch.setattr(common, "LOOKED_UP", {})
     monkeypatch.setattr(common, "PARTIAL", False)
     return build, reports
