@@ -32,6 +32,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import re
 import shutil
 import signal
@@ -226,7 +227,34 @@ def picture(run: Path, out: Path) -> bool:
     return True
 
 
-def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dict):
+class LoadSampler:
+    """The machine's 1-minute load average, sampled every `every_s` seconds while a layout runs: its time is a
+    measurement (reports/pnr.md fits the runtime model to it), and a run that shared the cores with other work
+    (a test suite, a second layout) must say so. `figures()`: mean and max over the samples, with the core count;
+    LibreLane's steps use up to 2 threads (DRT_THREADS), so a mean well above that means the run shared its cores."""
+
+    def __init__(self, every_s: float = 30.0):
+        self.samples, self._stop = [], threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+
+    def _run(self, every_s):
+        while not self._stop.is_set():
+            self.samples.append(os.getloadavg()[0])
+            self._stop.wait(every_s)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+
+    def figures(self) -> dict:
+        s = self.samples or [os.getloadavg()[0]]
+        return {"mean": round(sum(s) / len(s), 2), "max": round(max(s), 2), "samples": len(s), "cores": os.cpu_count()}
+
+
+def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dict, load: dict = None):
     """build/<d>/pnr_attempts/<date>.json: a layout stopped by its time limit, the step it was in,
     the steps finished before it with their time and memory (reports/pnr.csv gives its row)."""
     from harden import step_stats
@@ -239,7 +267,7 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
            "settings": {**LAYOUT["librelane"], **(extra or {})},
            "peak_mem_gb": peak_gb(steps),
            "steps_finished": steps, "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
-           "date": date.strftime("%Y-%m-%d %H:%M UTC")}
+           "load_1m": load, "date": date.strftime("%Y-%m-%d %H:%M UTC")}
     out = layout.design_dir(design) / "pnr_attempts" / f"{date.strftime('%Y%m%dT%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(rec, indent=2) + "\n")
@@ -371,6 +399,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     print(f"[pnr {design}   0.0 s] LibreLane Classic (Modforge.Netlist for Yosys.Synthesis) on {shown(cfg)}, "
           f"target clock {period} ns ({'given' if period_ns else 'post-synthesis ' + LAYOUT['clock']['corner'] + ' critical path, rounded up'}); "
           f"log: {shown(ll / 'pnr.log')}", flush=True)
+    sampler = LoadSampler().__enter__()
     try:
         if resumed:
             run = resume_librelane(design, cfg, pdk.root, ll / "pnr.log", env, resumed["from_step"],
@@ -379,7 +408,8 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             run = run_librelane(design, cfg, pdk.root, ll / "pnr.log", env=env, tag=RUN_TAG, prefix="pnr",
                                 timeout_s=timeout_min * 60 if timeout_min else None)
     except TimeLimit as e:
-        record_attempt(design, e, period, synth, tools, extra)
+        sampler.__exit__()
+        record_attempt(design, e, period, synth, tools, extra, sampler.figures())
         raise
     except RuntimeError:
         # Every step ran and the final views were saved, but a checker's error was deferred to the end
@@ -392,6 +422,8 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
               "The results are collected with them (metrics.json flow_errors).", flush=True)
     else:
         flow_errors = []
+    finally:
+        sampler.__exit__()
     final = json.loads((run / "final" / "metrics.json").read_text())
     wall = round(time.monotonic() - t0, 1)
     routed_state = next(run.glob("*-openroad-detailedrouting/state_out.json"), None)
@@ -456,6 +488,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             # part is in `resumed`)
             "runtime_s": round(sum(v["wall_s"] or 0 for v in steps.values()), 1) if resumed else wall,
             "resumed": {**resumed, "resume_wall_s": wall} if resumed else None,
+            "load_1m": sampler.figures(),  # the machine's load while it ran (LoadSampler)
             "librelane_metrics": final,
             "run_folder": shown(run),
             "tools": {"LibreLane": version("librelane"),

@@ -201,12 +201,25 @@ def row(d: str) -> dict:
     return r
 
 
+def shared_cores(r: dict) -> bool:
+    """A run that shared the machine's cores with other work: its mean 1-minute load (flow/pnr.py, LoadSampler)
+    above the cores plus half a core (LibreLane's steps use up to 2 threads). Runs recorded before the load was
+    (2026-11-29) are taken as run alone."""
+    load = (r.get("_m") or {}).get("load_1m")
+    return bool(load and load["mean"] > load["cores"] + 0.5)
+
+
+def load_text(load) -> str:
+    return f"{load['mean']} / {load['max']}" if load else "not recorded"
+
+
 def fitted(r: dict) -> bool:
-    """A finished run of a design without macros. A design with macros has a die their area sets, and routing
-    and the checks grow with the die (ntt_16_32_p1_gshoup_sram: 11,789 cells in 3,010 s, on 1.72 mm2), so it
-    would bend a fit by cells; such runs are listed, not fitted."""
+    """A finished run of a design without macros, that had the cores to itself. A design with macros has a die
+    their area sets, and routing and the checks grow with the die (ntt_16_32_p1_gshoup_sram: 11,789 cells in
+    3,010 s, on 1.72 mm2), so it would bend a fit by cells; such runs, and runs that shared the cores, are
+    listed, not fitted."""
     return bool(("_m" in r and not r["_m"].get("macro_count") or r.get("_kept") and not r["macros_as_abstracts"])
-                and r.get("synth_cells") and r.get("runtime_s"))
+                and r.get("synth_cells") and r.get("runtime_s") and not shared_cores(r))
 
 
 def pre_routing_share(r: dict):
@@ -240,6 +253,37 @@ def fit_runtime(rows) -> dict:
     return {"routing": routing, "other": other, "flow": flow, "flow_rms_rel": rms, "runs": runs,
             "pre_share": sum(v for _, v in shares) / len(shares) if shares else None,
             "pre_share_from": [d for d, _ in shares], "budget_cells": lo}
+
+
+MULTIPLIERS = ("barrett", "shoup", "gshoup")  # the paper's families: Table 1 and Figure 2's efficiency with width
+
+
+def width_loss(rows) -> list:
+    """Efficiency with width after layout (issue 42, item 4): the paper's S^2/(P*A) of each finished layout of
+    the paper's multipliers, the table designs and the DSE's winners (`_fast`), post-synthesis and post-route
+    (post_route: tt critical path, cells as routed), and the loss from the same group's 32-bit design at each
+    wider k. [(group, k, design, synthesis, route, loss synthesis, loss route)], the losses None without a
+    32-bit layout in the group."""
+    import registry
+    from reports.common import best_designs, efficiency
+    best = set(best_designs().values())
+    done = {r["design"]: (r, post_route(r["design"])) for r in rows}
+    done = {d: (r, pr) for d, (r, pr) in done.items() if pr and r.get("synth_cp_tt_ns") and r.get("synth_area_um2")}
+    groups = {}
+    for d, e in registry.describe_many(list(done)).items():
+        if e.get("family") not in MULTIPLIERS:  # other families, and names the registry refuses
+            continue
+        r, pr = done[d]
+        k = e["params"]["k"]
+        group = f"{e['family']}_<k>" + ("_fast" if r["design"] in best else "")
+        groups.setdefault(group, {})[k] = (r["design"], efficiency(k, r["synth_cp_tt_ns"], r["synth_area_um2"]),
+                                           efficiency(k, *pr))
+    out = []
+    for group, by_k in sorted(groups.items()):
+        base = by_k.get(32)
+        for k, (d, syn, route) in sorted(by_k.items()):
+            out.append((group, k, d, syn, route, base[1] / syn if base else None, base[2] / route if base else None))
+    return out
 
 
 def predictions(model, rows) -> list:
@@ -338,10 +382,13 @@ def markdown(rows, model) -> list:
               f"{model['budget_cells']:,.0f} cells on this 2-core machine."
               + (f" Of the other steps' time, {100 * model['pre_share']:.0f}% comes before detailed routing (runs with "
                  f"their steps at hand: {', '.join(model['pre_share_from'])})." if model["pre_share"] is not None else ""), ""]
-        L += md_head("run", "cells (synth)", "flow s", "model s", "detailed routing s", "model s")
-        for r in sorted(model["runs"], key=lambda r: r["synth_cells"]):
-            L.append(f"| {r['design']} | {r['synth_cells']:,} | {r['runtime_s']:.0f} | {model['flow'](r['synth_cells']):.0f} | "
-                     f"{r['detailed_routing_s']:.0f} | {pnr_runtime.predict(g, r['synth_cells']):.0f} |")
+        L += md_head("run", "cells (synth)", "flow s", "model s", "detailed routing s", "model s", "load mean / max")
+        shared = [r for r in rows if r.get("synth_cells") and r.get("detailed_routing_s") and shared_cores(r)]
+        for r in sorted(model["runs"] + shared, key=lambda r: r["synth_cells"]):
+            L.append(f"| {r['design']}{' (shared the cores: not fitted)' if r in shared else ''} | {r['synth_cells']:,} | "
+                     f"{r['runtime_s']:.0f} | {model['flow'](r['synth_cells']):.0f} | "
+                     f"{r['detailed_routing_s']:.0f} | {pnr_runtime.predict(g, r['synth_cells']):.0f} | "
+                     f"{load_text((r.get('_m') or {}).get('load_1m'))} |")
         L.append("")
     else:
         L += ["Fewer than two finished runs of different size: no fit yet.", ""]
@@ -356,6 +403,21 @@ def markdown(rows, model) -> list:
         for d, cells, t, g, stop in pred:
             L.append(f"| {d} | {cells:,} | {t / 3600:.1f} h | {g / 3600:.1f} h | "
                      f"{'yes' if t <= BUDGET_H * 3600 else 'no'} | {stop or ''} | {status.get(d, '')} |")
+        L.append("")
+    loss = width_loss(rows)
+    if loss:
+        L += ["## Efficiency with width, after layout", "",
+              "The paper's S^2/(P*A) (bits^2 / (ns * um2)) of each finished layout of the paper's multipliers: "
+              "post-synthesis (tt critical path, standard-cell area) and post-route (tt critical path as above, the cells "
+              "as routed: the resizer's buffers, the clock tree, taps and diodes). The loss is the same group's 32-bit "
+              "efficiency over this one (the goal, issue 42: at most 1.5x from 32 to 256 bits); n/a without a 32-bit "
+              "layout in the group. Designs marked * in the first table give their routed area as utilization x core "
+              "area (docs/flow.md, \"Layout\").", ""]
+        L += md_head("group", "k", "design", "S^2/(P*A) synthesis", "S^2/(P*A) route", "route / synthesis",
+                     "loss vs 32, synthesis", "loss vs 32, route")
+        for group, k, d, syn, route, ls, lr in loss:
+            L.append(f"| `{group}` | {k} | {d} | {syn:.4g} | {route:.4g} | {route / syn:.2f} | {fmt(ls, '.2f', 'x')} | "
+                     f"{fmt(lr, '.2f', 'x')} |")
         L.append("")
     pics = [r for r in rows if (REPORTS / "pnr" / f"{r['design']}.png").exists()]
     if pics:

@@ -345,6 +345,45 @@ def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
     assert tt == 6.9521 and abs(area - 0.527604 * 32453.6) < 1e-6
 
 
+def test_efficiency_with_width_after_layout(tmp_path, monkeypatch):
+    """reports/pnr.md's loss from 32 bits, post-synthesis and post-route, against k^2 / (P * A) by hand; names of
+    other families (and names the registry refuses) are left out."""
+    import layout
+    from reports import pnr_table
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    monkeypatch.setattr(pnr_table, "REPORTS", tmp_path / "reports")
+    figures = {"barrett_32": (8.0, 100_000.0, 10.0, 150_000.0), "barrett_64": (12.0, 400_000.0, 16.0, 620_000.0),
+               "mul_16": (6.0, 10_000.0, 7.0, 17_000.0), "a_32": (5.0, 800.0, 5.0, 900.0)}
+    for d, (syn_cp, syn_a, cp, a) in figures.items():
+        m = _layout_metrics()
+        m["corners"][CORNERS[0]]["critical_path_ns"], m["stdcell_area_um2"] = cp, a
+        m["post_synthesis"].update(area_um2=syn_a, critical_path_ns__corner={c: syn_cp for c in CORNERS})
+        (tmp_path / d / "pnr").mkdir(parents=True)
+        (tmp_path / d / "pnr" / "metrics.json").write_text(json.dumps(m))
+    rows = [pnr_table.row(d) for d in pnr_table.designs_with_results()]
+    got = {(g, k): (syn, route, ls, lr) for g, k, d, syn, route, ls, lr in pnr_table.width_loss(rows)}
+    assert set(got) == {("barrett_<k>", 32), ("barrett_<k>", 64)}
+    eff = lambda k, p, a: k * k / (p * a)
+    syn64, route64 = eff(64, 12.0, 400_000.0), eff(64, 16.0, 620_000.0)
+    assert got[("barrett_<k>", 64)] == pytest.approx((syn64, route64, eff(32, 8.0, 100_000.0) / syn64,
+                                                      eff(32, 10.0, 150_000.0) / route64))
+    assert got[("barrett_<k>", 32)][2:] == (1.0, 1.0)
+    md = "\n".join(pnr_table.markdown(rows, None))
+    assert "## Efficiency with width, after layout" in md and "| `barrett_<k>` | 64 | barrett_64 |" in md
+
+
+def test_a_run_that_shared_the_cores_is_listed_not_fitted():
+    """flow/pnr.py samples the load while a layout runs; a run whose mean load is above the cores (plus half a
+    core) shared them with other work, so its time says nothing of the design alone."""
+    from reports import pnr_table
+    base = {"synth_cells": 1000, "runtime_s": 400.0, "detailed_routing_s": 250.0}
+    run = lambda load: {**base, "_m": {"macro_count": 0, "load_1m": load}}
+    assert pnr_table.fitted(run({"mean": 1.9, "max": 2.4, "samples": 12, "cores": 2}))
+    assert pnr_table.fitted(run(None))  # recorded before the load was: taken as run alone
+    assert not pnr_table.fitted(run({"mean": 2.6, "max": 3.1, "samples": 12, "cores": 2}))
+    assert pnr_table.load_text(None) == "not recorded"
+
+
 def test_post_route_area_of_a_carried_row_is_its_utilization_read_back():
     """A row carried over from reports/pnr.csv has no cell area, so post_route reads utilization x core area
     back: in every layout whose metrics are kept (reports/pnr/<d>.json), without macros, that product is the
