@@ -242,11 +242,11 @@ class LoadSampler:
             self.samples.append(os.getloadavg()[0])
             self._stop.wait(every_s)
 
-    def __enter__(self):
+    def start(self):
         self._thread.start()
         return self
 
-    def __exit__(self, *exc):
+    def stop(self):
         self._stop.set()
 
     def figures(self) -> dict:
@@ -399,7 +399,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     print(f"[pnr {design}   0.0 s] LibreLane Classic (Modforge.Netlist for Yosys.Synthesis) on {shown(cfg)}, "
           f"target clock {period} ns ({'given' if period_ns else 'post-synthesis ' + LAYOUT['clock']['corner'] + ' critical path, rounded up'}); "
           f"log: {shown(ll / 'pnr.log')}", flush=True)
-    sampler = LoadSampler().__enter__()
+    sampler = LoadSampler().start()
     try:
         if resumed:
             run = resume_librelane(design, cfg, pdk.root, ll / "pnr.log", env, resumed["from_step"],
@@ -408,7 +408,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             run = run_librelane(design, cfg, pdk.root, ll / "pnr.log", env=env, tag=RUN_TAG, prefix="pnr",
                                 timeout_s=timeout_min * 60 if timeout_min else None)
     except TimeLimit as e:
-        sampler.__exit__()
+        sampler.stop()
         record_attempt(design, e, period, synth, tools, extra, sampler.figures())
         raise
     except RuntimeError:
@@ -423,7 +423,7 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
     else:
         flow_errors = []
     finally:
-        sampler.__exit__()
+        sampler.stop()
     final = json.loads((run / "final" / "metrics.json").read_text())
     wall = round(time.monotonic() - t0, 1)
     routed_state = next(run.glob("*-openroad-detailedrouting/state_out.json"), None)

@@ -144,7 +144,7 @@ def post_route(d: str):
 
     A row carried over from reports/pnr.csv (its metrics never kept) has no cell-area column: its area is
     utilization x core area, the quotient LibreLane's design__instance__utilization is, read back. For a
-    design without macros the instances are the standard cells (kept layouts agree to 0.1 um2:
+    design without macros the instances are the standard cells (kept layouts agree to the figures' rounding, under 0.5 um2:
     test_pnr.py, test_post_route_area_of_a_carried_row_is_its_utilization_read_back)."""
     m = result(d)
     if m:

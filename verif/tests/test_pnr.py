@@ -387,7 +387,7 @@ def test_a_run_that_shared_the_cores_is_listed_not_fitted():
 def test_post_route_area_of_a_carried_row_is_its_utilization_read_back():
     """A row carried over from reports/pnr.csv has no cell area, so post_route reads utilization x core area
     back: in every layout whose metrics are kept (reports/pnr/<d>.json), without macros, that product is the
-    standard-cell area as routed, to the rounding of the figures (0.1 um2 of area, 6 digits of utilization)."""
+    standard-cell area as routed, to the rounding of the figures (LibreLane gives the areas to 0.5 um2 at most: 108,857 um2 for barrett_32_fast; the utilization to 6 digits)."""
     from reports import pnr_table
     kept = sorted((ROOT / "reports" / "pnr").glob("*.json"))
     checked = 0
@@ -395,7 +395,7 @@ def test_post_route_area_of_a_carried_row_is_its_utilization_read_back():
         m = json.loads(f.read_text())
         if m.get("macros_as_abstracts") or not m.get("stdcell_area_um2"):
             continue
-        assert abs(m["utilization"] * m["core_area_um2"] - m["stdcell_area_um2"]) <= 0.1 + 1e-6 * m["core_area_um2"], f.name
+        assert abs(m["utilization"] * m["core_area_um2"] - m["stdcell_area_um2"]) <= 0.5 + 1e-6 * m["core_area_um2"], f.name
         checked += 1
     if not checked:
         pytest.skip("no kept layout without macros in reports/pnr/ (make harden DESIGN=mul_16)")
