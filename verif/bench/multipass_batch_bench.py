@@ -71,6 +71,12 @@ class BatchBench(AxiMemoryBench):
             self.Q *= q
         self.model = MultipassModel(self.p)
         self.shared = len(self.ports) == 1
+        # Engines: one a limb (side by side), or with limbs in sequence (`_r<rounds>`, manifest `engine_limbs`) each
+        # engine's limbs one after another; a burst's limb is then its address's, its engine the ID's (or port's).
+        self.engine_limbs = [list(ls) for ls in m.get("engine_limbs", [[l] for l in range(self.L)])]
+        self.engine_of = {l: e for e, ls in enumerate(self.engine_limbs) for l in ls}
+        self.E = len(self.engine_limbs)
+        self.multi_top = "limbs" in m          # MultipassLimbs (io_active_<e>), not the one-limb MultipassBatch
         # The ID: the passes' own bit(s), the unit above them, the limb above that (one port shared by L engines).
         self.pass_id_bits = self.batch["id_bits"] - self.batch["unit_id_bits"]
         self.engine_id_bits = self.batch["id_bits"]
@@ -82,6 +88,7 @@ class BatchBench(AxiMemoryBench):
                     self.expected[(b.limb, ps.name)][0].append((b.addr, b.beats - 1))
                 for b in blk.writes:
                     self.expected[(b.limb, ps.name)][1].append((b.addr, b.beats - 1))
+        self.span = 5 * self.layout.region_bytes                     # one limb's five regions
         self.reset_counts()
 
     def ram_bytes(self) -> int:
@@ -94,8 +101,8 @@ class BatchBench(AxiMemoryBench):
         self.seen = {}                                    # (limb, unit, product) -> ([AR], [AW]) at product 0's addresses
         self.w_beats = {pfx: 0 for pfx in self.ports}
         self.reset_bursts()
-        self.queues = {(l, u): (deque(), deque()) for l in range(self.L) for u in range(3)}  # products in flight
-        self.active_edges = [0, 0, 0]                     # limb 0's units
+        self.queues = {(e, u): (deque(), deque()) for e in range(self.E) for u in range(3)}  # (product, limb) in flight
+        self.active_edges = [0, 0, 0]                     # engine 0's units
         self.all_active_edges = 0
         self.order_errors = []
 
@@ -103,31 +110,39 @@ class BatchBench(AxiMemoryBench):
         return [self._monitor()]
 
     def _complete(self, limb: int, unit: int, j: int) -> bool:
-        """Engine `limb`'s unit `unit` is done with product j: all its bursts of j issued and answered."""
+        """Limb `limb`'s unit `unit` is done with product j: all its bursts of j issued and answered."""
         ar, aw = self.seen.get((limb, unit, j), ([], []))
         want = self.expected[(limb, UNITS[unit])]
-        q = self.queues[(limb, unit)]
-        return len(ar) == len(want[0]) and len(aw) == len(want[1]) and j not in q[0] and j not in q[1]
+        q = self.queues[(self.engine_of[limb], unit)]
+        return len(ar) == len(want[0]) and len(aw) == len(want[1]) and (j, limb) not in q[0] and (j, limb) not in q[1]
+
+    def _previous(self, limb: int, j: int):
+        """The item an engine's unit takes before (product j, limb): the engine's limb before, or its last of product j - 1."""
+        ls = self.engine_limbs[self.engine_of[limb]]
+        i = ls.index(limb)
+        return (j, ls[i - 1]) if i > 0 else ((j - 1, ls[-1]) if j > 0 else None)
 
     def _order(self, ch: str, limb: int, unit: int, j: int):
         first = (limb, unit, j) not in self.seen
         if first and unit > 0 and not self._complete(limb, unit - 1, j):
             self.order_errors.append(f"limb {limb}: {UNITS[unit]}'s first {ch} of product {j} before {UNITS[unit - 1]} was done with it")
-        if first and j > 0 and not self._complete(limb, unit, j - 1):
-            self.order_errors.append(f"limb {limb}: {UNITS[unit]}'s first {ch} of product {j} before it was done with product {j - 1}")
+        prev = self._previous(limb, j)
+        if first and prev is not None and not self._complete(prev[1], unit, prev[0]):
+            self.order_errors.append(f"limb {limb}: {UNITS[unit]}'s first {ch} of product {j} before it was done with product "
+                                     f"{prev[0]}'s limb {prev[1]}")
         assert not self.order_errors, f"order of passes: {self.order_errors[0]}"   # at once, in the monitor
 
     def _who(self, port: int, idval: int):
-        """(limb, unit) of a burst or response by its port and ID."""
+        """(engine, unit) of a burst or response by its port and ID."""
         unit = (idval >> self.pass_id_bits) & 3
-        limb = (idval >> self.engine_id_bits) if self.shared else port
-        return limb, unit
+        engine = (idval >> self.engine_id_bits) if self.shared else port
+        return engine, unit
 
     async def _monitor(self):
         d = self.dut
         ports = [(i, pfx, self.axi_channels(pfx)) for i, pfx in enumerate(self.ports)]
-        actives = [d.io_active] if self.L == 1 else [getattr(d, f"io_active_{l}") for l in range(self.L)]
-        out = 3 * self.m["outstanding"] * (self.L if self.shared else 1)
+        actives = [getattr(d, f"io_active_{e}") for e in range(self.E)] if self.multi_top else [d.io_active]
+        out = 3 * self.m["outstanding"] * (self.E if self.shared else 1)
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
@@ -142,13 +157,16 @@ class BatchBench(AxiMemoryBench):
                     if fired[ch]:
                         addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
                         self.check_burst(ch.upper(), addr, ln, sz, burst)
-                        limb, unit = self._who(port, int(s(f"{ch}id").value))
-                        assert unit < 3 and limb < self.L, f"{pfx} {ch.upper()} {addr:#x}: ID {int(s(f'{ch}id').value)} names no unit"
+                        engine, unit = self._who(port, int(s(f"{ch}id").value))
+                        assert unit < 3 and engine < self.E, f"{pfx} {ch.upper()} {addr:#x}: ID {int(s(f'{ch}id').value)} names no unit"
                         j = addr // self.stride
                         assert j < self.count, f"{pfx} {ch.upper()} {addr:#x}: product {j}, beyond the batch of {self.count}"
+                        limb = (addr - j * self.stride) // self.span
+                        assert self.engine_of.get(limb) == engine, (f"{pfx} {ch.upper()} {addr:#x}: limb {limb}'s regions, "
+                                                                    f"from engine {engine}, which does not serve it")
                         self._order(ch.upper(), limb, unit, j)
                         self.seen.setdefault((limb, unit, j), ([], []))[k].append((addr - j * self.stride, ln))
-                        self.queues[(limb, unit)][k].append(j)
+                        self.queues[(engine, unit)][k].append((j, limb))
                 if int(s("rvalid").value) and int(s("rready").value) and int(s("rlast").value):
                     self.queues[self._who(port, int(s("rid").value))][0].popleft()
                 if int(s("bvalid").value) and int(s("bready").value):
@@ -203,12 +221,15 @@ class BatchBench(AxiMemoryBench):
                 got = imgs[0][at:at + self.stride]
                 self.diff_memory(f"{label}: product {j}", got, expect[j], "the model's image")
             else:
-                # A port per limb: limb l's regions from memory l, every other byte of memory l as written before.
-                got = b"".join(imgs[l][at + l * span:at + (l + 1) * span] for l in range(L))
-                for l, img in enumerate(imgs):
-                    want = before[j][:l * span] + expect[j][l * span:(l + 1) * span] + before[j][(l + 1) * span:]
-                    self.diff_memory(f"{label}: product {j}, memory {l}", img[at:at + self.stride], want,
-                                     f"port {l}'s image (limb {l}'s regions written, the rest untouched)")
+                # A port per engine: limb l's regions from its engine's memory, every other byte of that memory as
+                # written before (side by side: engine l is limb l's).
+                got = b"".join(imgs[self.engine_of[l]][at + l * span:at + (l + 1) * span] for l in range(L))
+                for e, img in enumerate(imgs):
+                    want = bytearray(before[j])
+                    for l in self.engine_limbs[e]:
+                        want[l * span:(l + 1) * span] = expect[j][l * span:(l + 1) * span]
+                    self.diff_memory(f"{label}: product {j}, memory {e}", img[at:at + self.stride], bytes(want),
+                                     f"port {e}'s image (its limbs' regions {self.engine_limbs[e]} written, the rest untouched)")
             al, bl = limbs[j]
             cs = [self.region_words(got, "c", l) for l in range(L)]
             for l, q in enumerate(self.primes):

@@ -23,15 +23,20 @@ WIDE = "mpoly_1024_x32_b256_l1_s32_p2_q8380417_mpaper_t1"
 # Two limbs side by side, each engine a batch engine: on one port (its arbiters), and with a port each (_y2).
 LIMBS = "mpoly_1024_x32_k2_b256_l1_s32_p2_mpaper_t1"
 PORTS = "mpoly_1024_x32_k2_b256_l1_s32_p2_mpaper_y2_t1"
+# Limbs in sequence (_r<rounds>, docs/polymul_multipass.md, "Limbs in sequence"): two limbs through one engine, one
+# after another; and three limbs in two engines (limbs 0 and 1 in sequence, limb 2 alone), a port each.
+SEQ = "mpoly_1024_x32_k2_b256_l1_s32_p2_mpaper_t1_r2"
+SEQ_PORTS = "mpoly_1024_x32_k3_b256_l1_s32_p2_mpaper_y2_t1_r2"
+BATCH_DESIGNS = [DESIGN, WIDE, LIMBS, PORTS, SEQ, SEQ_PORTS]
 
 
 @pytest.fixture(scope="session")
 def generated():
-    generate(OUT, [DESIGN, WIDE, LIMBS, PORTS])
+    generate(OUT, BATCH_DESIGNS)
     return True
 
 
-@pytest.mark.parametrize("design", [DESIGN, WIDE, LIMBS, PORTS])
+@pytest.mark.parametrize("design", BATCH_DESIGNS)
 def test_batch(generated, design):
     m, records = run(OUT, design, "multipass_batch_bench", "batch", ("batch_no_pauses", "batch_back_pressure", "batch_slow_b"),
                      extra_env={"MODFORGE_BATCH": "4"})
@@ -62,6 +67,29 @@ def test_batch(generated, design):
 def test_refuses_t2():
     out = refusal(MAIN, OUT, "mpoly_1024_x32_b64_t2")
     assert "_t2: _t1 runs a batch" in out, out[-2000:]
+
+
+@pytest.mark.parametrize("name, says", [
+    ("mpoly_1024_x32_k2_b256_l1_s32_p2_mpaper_r2", "_r2: limbs in sequence run in a batch engine"),
+    ("mpoly_1024_x32_k2_b256_l1_s32_p2_mpaper_t1_r3", "_r3: each engine runs 1 to 2 limbs (_k2) in sequence"),
+    ("mpoly_1024_x32_k3_b256_l1_s32_p2_mpaper_y3_t1_r2", "the engines share one AXI4 port (1) or have one each (2)"),
+])
+def test_refuses_rounds(name, says):
+    out = refusal("modforge.Generate", OUT, name)
+    assert says in out, out[-2000:]
+
+
+def test_sequence_manifest(generated):
+    """The sequence design's manifest: the limbs' layout and primes as side by side, its engines' limbs, and a product's
+    steady cycles `rounds` items' (the one-limb engine's), from the same units."""
+    import json
+    m = json.loads((OUT / SEQ_PORTS / "rtl" / f"{SEQ_PORTS}.json").read_text())
+    side = json.loads((OUT / PORTS / "rtl" / f"{PORTS}.json").read_text())
+    assert m["limbs"] == 3 and m["rounds"] == 2 and m["engines"] == 2 and m["engine_limbs"] == [[0, 1], [2]]
+    assert m["region_bases"][:2] == side["region_bases"] and m["primes"][:2] == side["primes"]
+    assert m["batch"]["product_stride_bytes"] == m["footprint_bytes"] == 3 * side["footprint_bytes"] // 2
+    one = json.loads((OUT / WIDE / "rtl" / f"{WIDE}.json").read_text())
+    assert m["cycles_per_product"] == 2 * one["cycles_per_product"], (m["cycles_per_product"], one["cycles_per_product"])
 
 
 # A memory latency beyond AxiRam's own (verif/bench/axi_latency.py): 32 edges more on every read and write response.

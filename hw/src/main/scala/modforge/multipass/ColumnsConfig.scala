@@ -37,11 +37,13 @@ import modforge.polymul.{NttShape, PrimeClass, StreamMul}
   *                    transformed or written); 1: one block at a time
   * @param runtimeBase an input `base` (bytes) added to every region base, so that one pass unit serves the products of
   *                    a batch one after another ([[MultipassBatch]]); false: the bases are the layout's alone
+  * @param sequence    limbs in sequence: the primes of the limbs this pass serves one pass after another (`prime` 0),
+  *                    its `limb` input saying which; empty: the one prime q
   */
 case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
                          slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
                          prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0,
-                         runtimeBase: Boolean = false) {
+                         runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil) {
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
   val operands: Int = if (inverse) 1 else 2
@@ -67,9 +69,11 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   /** The NTT's frame: beats per column. */
   val frame: Int = n1 / nttLanes
 
-  /** w and q. */
+  require(sequence.isEmpty || prime == 0, "limbs in sequence give their primes in `sequence`, not `prime`")
+  /** w and q (with limbs in sequence: the first limb's prime, and w the widest one's bits unless `limbBits`). */
   val (w: Int, q: BigInt) = {
-    val w0 = if (limbBits != 0) limbBits else if (prime != 0) math.max(17, prime.bitLength) else math.min(62, math.max(17, slotBits - 2))
+    val prime = if (sequence.nonEmpty) sequence.head else this.prime
+    val w0 = if (limbBits != 0) limbBits else if (prime != 0) math.max(17, (prime +: sequence).map(_.bitLength).max) else math.min(62, math.max(17, slotBits - 2))
     require(w0 >= 17 && w0 <= 62, s"w = $w0: the limb is 17 to 62 bits here")
     require(w0 <= slotBits, s"a $w0-bit limb does not fit a $slotBits-bit slot: use slots of at least ${1 << (32 - Integer.numberOfLeadingZeros(w0 - 1))} bits")
     if (prime != 0) {
@@ -83,8 +87,20 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
       (w0, qs.get)
     }
   }
+  /** The primes the pass serves: q alone, or with limbs in sequence (`sequence`, the multi-pass engine's `_r<rounds>`)
+    * each limb's, one pass after another, the pass's `limb` input choosing ([[modforge.polymul.PrimeChoice]]). */
+  val qs: Seq[BigInt] = if (sequence.isEmpty) Seq(q) else sequence
+  for ((p, l) <- sequence.zipWithIndex.drop(1)) {
+    require(p.isProbablePrime(64), s"limb $l: q = $p is not prime")
+    require((p - 1) % (2 * n) == 0, s"limb $l: q = $p is not 1 mod 2n = ${2 * n}: Z_q has no primitive ${2 * n}-th root of unity")
+    require(p.bitLength <= w, s"limb $l: q = $p has ${p.bitLength} bits, more than w = $w (_w)")
+  }
+  require(qs.distinct.size == qs.size, s"the limbs in sequence repeat a prime: ${qs.mkString(", ")}")
   /** psi, the model's: the smallest primitive 2n-th root of unity mod q. */
   val psi: BigInt = NttConfig.findPsi(n, q)
+  /** Each prime's psi (the model's, as `psi`) and the columns' root r1 = psi^n2. */
+  val psis: Seq[BigInt] = qs.map(p => NttConfig.findPsi(n, p))
+  val r1s: Seq[BigInt] = qs.zip(psis).map { case (p, r) => r.modPow(n / n1, p) }
   /** The columns' root r1 = psi^n2, a primitive 2 n1-th root: the NTT unit's psi. */
   val r1: BigInt = psi.modPow(n2, q)
   /** The NTT unit: n1 points, the unit's lanes, w bits. */
@@ -110,6 +126,16 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
     * column ratios times g^(2 d be) (d = 1: the model's g^(2 be)). */
   def seedStep(k: Int): BigInt = gp(BigInt(2 * k + 1 - n1) * be)
   val ratioBlockStep: BigInt = gp(BigInt(2) * phases * be)
+
+  /** The same constants of the limb in sequence l (l = 0: those above). */
+  private def gpOf(l: Int, x: BigInt): BigInt = {
+    val gl = if (inverse) psis(l).modInverse(qs(l)) else psis(l)
+    gl.modPow(((x % (2 * n)) + 2 * n) % (2 * n), qs(l))
+  }
+  def rowRatioOf(l: Int, k: Int): BigInt = gpOf(l, 2 * k + 1 - n1)
+  def ratioStepOf(l: Int): BigInt = gpOf(l, 2 * phases)
+  def seedStepOf(l: Int, k: Int): BigInt = gpOf(l, BigInt(2 * k + 1 - n1) * be)
+  def ratioBlockStepOf(l: Int): BigInt = gpOf(l, BigInt(2) * phases * be)
 
   /** Words of w bits in the two corner-turn buffers (in and out), and the twiddle generator's state. */
   val bufferWords: Int = 2 * halves * n1 * be

@@ -1,6 +1,6 @@
 package modforge.multipass
 
-import modforge.polymul.StreamNttTop
+import modforge.polymul.{PrimeChoice, StreamNttTop}
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axi._
@@ -41,6 +41,9 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
     val respError = out Bool ()
     /** With `runtimeBase`: added to every region base; held from `start` to `done`. */
     val base = c.runtimeBase generate (in UInt (m.addressBits bits))
+    /** Limbs in sequence ([[ColumnsConfig.sequence]]): the limb of the pass, held from `start` to `done`; passes take
+      * the limbs in order, limb 0 after the last. */
+    val limb = (c.qs.size > 1) generate (in UInt (PrimeChoice.selBits(c.qs.size) bits))
     val mem = master(Axi4(m.axi))
   }
   Axi4SpecRenamer(io.mem)
@@ -52,8 +55,9 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
 
   val inBuf = new CornerTurn(c, rowsIn = true, nttRev = c.inverse)
   val outBuf = new CornerTurn(c, rowsIn = false, nttRev = !c.inverse)
-  val ntt = new StreamNttTop(c.shape, c.q, c.r1, c.inverse)
+  val ntt = new StreamNttTop(c.shape, c.qs, c.r1s, c.inverse)
   val twiddles = new MiddleTwiddleStage(c)
+  if (c.qs.size > 1) { ntt.io.sel := io.limb; twiddles.io.limb := io.limb }
   private def halfFlip(h: UInt): Unit = if (c.halves == 2) h := h + 1 else h := 0
 
   // ---- Reader words -> residues (the slots' low w bits) ----

@@ -1,6 +1,7 @@
 package modforge.multipass
 
 import modforge.modmul.Precompute
+import modforge.polymul.PrimeChoice
 import spinal.core._
 import spinal.lib._
 
@@ -56,22 +57,31 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   private val be = c.be
   private val W = c.rowWords
 
+  private val S = c.qs.size
   val io = new Bundle {
     val input = slave Stream (Vec(UInt(w bits), R))
     val output = master Stream (Vec(UInt(w bits), R))
     /** The seeds are being computed. */
     val busy = out Bool ()
+    /** Limbs in sequence: the pass's limb (0 .. S - 1, held through the pass); the next pass's is the one after it,
+      * limb 0 after limb S - 1 (a batch runs every product's limbs in order). */
+    val limb = (S > 1) generate (in UInt (PrimeChoice.selBits(S) bits))
   }
 
-  private val (mp, rr, ll) = Precompute.barrett(w, c.q)
-  /** a b mod q, both variable: the streaming engine's BarrettOpt, as LimbEngine's pointwise product. */
-  def barrett(a: UInt, b: UInt, valid: Bool): (UInt, Bool) = {
+  private val barrettConsts = c.qs.map(p => Precompute.barrett(w, p))
+  /** a b mod q, both variable: the streaming engine's BarrettOpt, as LimbEngine's pointwise product; with limbs in
+    * sequence mod the prime `primes` chooses (steady while products are in flight). */
+  def barrett(a: UInt, b: UInt, valid: Bool, primes: PrimeChoice): (UInt, Bool) = {
     val m = c.mul.barrett(w)
     require(m.latency == L, s"BarrettOpt latency ${m.latency}, the configuration says $L")
     m.in_valid := valid; m.in_a := a; m.in_b := b
-    m.in_m := U(mp, w bits); m.in_r := U(rr, w + 1 bits); m.in_l := U(ll, m.in_l.getWidth bits)
+    m.in_m := primes.pick(barrettConsts.map(_._1), w); m.in_r := primes.pick(barrettConsts.map(_._2), w + 1)
+    m.in_l := primes.pick(barrettConsts.map(x => BigInt(x._3)), m.in_l.getWidth)
     (m.out_t, m.out_valid)
   }
+  private def choice(sel: UInt) = PrimeChoice(c.qs, if (S > 1) sel else null)
+  /** The pass's prime. */
+  private val current = choice(io.limb)
   private def cat(parts: (UInt, Int)*): UInt = {
     val ps = parts.filter(_._2 > 0)
     if (ps.isEmpty) U(0, 1 bits) else ps.map { case (v, b) => v.resize(b).asBits }.reduce(_ ## _).asUInt
@@ -130,7 +140,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   io.input.ready := staged.valid && credit
   staged.ready := io.input.valid && credit
   chain.io.pop.ready := take && !fromSeeds
-  val prods = (0 until R).map(i => barrett(io.input.payload(i), staged.payload.tw(i), fire))
+  val prods = (0 until R).map(i => barrett(io.input.payload(i), staged.payload.tw(i), fire, current))
   results.io.push.valid := prods.head._2
   results.io.push.payload := Vec(prods.map(_._1))
   inflight := inflight + U(fire).resized - U(prods.head._2).resized
@@ -138,7 +148,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
 
   // ---- The chains: row k + d of this column from row k ----
   val chainIssue = fire && staged.payload.chain
-  val next = (0 until R).map(i => barrett(staged.payload.tw(i), staged.payload.ratio(i), chainIssue))
+  val next = (0 until R).map(i => barrett(staged.payload.tw(i), staged.payload.ratio(i), chainIssue, current))
   chain.io.push.valid := next.head._2
   chain.io.push.payload := Vec(next.map(_._1))
   // A chain holds at most d rows of a column's values, the FIFO's depth: a result always has its place.
@@ -169,8 +179,16 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   val col = Reg(UInt(log2Up(be + 1) bits)) init (0)
   val j = Reg(UInt(log2Up(nState + 1) bits)) init (0)
   val pending = Reg(UInt(log2Up(nState + L + 2) bits)) init (0)
-  private val startRatios = Vec((0 until d).map(kk => U(c.rowRatio(kk), w bits)) :+ U(c.ratioStep, w bits))
-  private val blockSteps = Vec((0 until d).map(kk => U(c.seedStep(kk), w bits)) :+ U(c.ratioBlockStep, w bits))
+  // Limbs in sequence: an init computes the next pass's block 0, so it takes the next pass's limb, latched when the
+  // init starts (the pass may end, and the limb move on, while it runs); after reset limb 0's. A block step is the
+  // pass's own limb.
+  val initLimb = (S > 1) generate (Reg(UInt(PrimeChoice.selBits(S) bits)) init (0))
+  private val atInit = choice(initLimb)
+  private val seeding = choice(if (S > 1) Mux(initMode, initLimb, io.limb) else null)
+  private val startRatios = Vec((0 until d).map(kk => atInit.pick(c.qs.indices.map(c.rowRatioOf(_, kk)), w)) :+
+    atInit.pick(c.qs.indices.map(c.ratioStepOf), w))
+  private val blockSteps = Vec((0 until d).map(kk => current.pick(c.qs.indices.map(c.seedStepOf(_, kk)), w)) :+
+    current.pick(c.qs.indices.map(c.ratioBlockStepOf), w))
   private val xIdx = x.resize(log2Up(d + 1))
   // be is a power of two: x be + col is x above col's log2(be) bits.
   val initIdx = cat((x, log2Up(d + 1)), (col, log2Up(be))).resize(log2Up(nState))
@@ -185,7 +203,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   val ub = Mux(initMode, startRatios(xIdx), blockSteps(blockX))
   val issue = issueInit || issueBlock
   // The operands registered first (`stageCycles`): `pending` counts the product from its issue.
-  val (upd, updValid) = barrett(RegNext(ua), RegNext(ub), RegNext(issue) init (False))
+  val (upd, updValid) = barrett(RegNext(ua), RegNext(ub), RegNext(issue) init (False), seeding)
   // The result's place: a state word (S), or ratioNext (V).
   val target = Mux(initMode, initIdx, j.resize(log2Up(nState)))
   val toNext = Mux(initMode, initV, j >= d * be)
@@ -223,6 +241,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   when(take && lastOperand && k === d - 1 && lastWord) {
     updating := True
     initMode := lastBlock
+    if (S > 1) when(lastBlock) { initLimb := Mux(io.limb === S - 1, U(0), io.limb + 1) }
     j := 0
     x := 0
     col := 0

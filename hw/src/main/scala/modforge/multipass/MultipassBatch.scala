@@ -46,11 +46,11 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   val cols = new ColumnsPass(c.columns)
   val rows = new RowsPass(c.rows)
   val icols = new ColumnsPass(c.columnsInverse)
-  private case class PassPorts(start: Bool, busy: Bool, done: Bool, base: UInt, mem: Axi4)
+  private case class PassPorts(start: Bool, busy: Bool, done: Bool, base: UInt, mem: Axi4, limb: UInt)
   private val units = Seq(
-    PassPorts(cols.io.start, cols.io.busy, cols.io.done, cols.io.base, cols.io.mem),
-    PassPorts(rows.io.start, rows.io.busy, rows.io.done, rows.io.base, rows.io.mem),
-    PassPorts(icols.io.start, icols.io.busy, icols.io.done, icols.io.base, icols.io.mem))
+    PassPorts(cols.io.start, cols.io.busy, cols.io.done, cols.io.base, cols.io.mem, cols.io.limb),
+    PassPorts(rows.io.start, rows.io.busy, rows.io.done, rows.io.base, rows.io.mem, rows.io.limb),
+    PassPorts(icols.io.start, icols.io.busy, icols.io.done, icols.io.base, icols.io.mem, icols.io.limb))
 
   // ---- The port: the three units behind SpinalHDL's arbiters ----
   val reads = Axi4ReadOnlyArbiter(c.batchAxi, 3)
@@ -68,8 +68,10 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   io.mem.w << writes.io.output.w
   writes.io.output.b << io.mem.b
 
-  // ---- The schedule: per unit, products started and finished; a unit's next product once the unit before is done with it ----
-  private val cb = c.countBits
+  // ---- The schedule: per unit, items started and finished; a unit's next item once the unit before is done with it ----
+  // An item is a product, or with limbs in sequence one limb of a product (count S items a batch, limb after limb).
+  private val S = c.S
+  private val cb = c.countBits + log2Up(S)
   val total = Reg(UInt(cb bits)) init (0)
   val running = Reg(Bool()) init (False)
   val done = Reg(Bool()) init (False)
@@ -80,6 +82,11 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   /** The unit's product offset: started x stride, held through its pass (a running sum, no multiplier). */
   val base = Vec.fill(3)(Reg(UInt(m.addressBits bits)) init (0))
   private val stride = U(c.productStrideBytes, m.addressBits bits)
+  /** Limbs in sequence: the unit's limb (its item's), and the steps of its offset: a limb's five regions to the next
+    * limb, the product stride less S - 1 of them from the last limb back to the next product's first. */
+  val limb = (S > 1) generate Vec.fill(3)(Reg(UInt(log2Up(S) bits)) init (0))
+  private def limbStride = U(m.footprintBytes, m.addressBits bits)
+  private def wrapStride = U(c.productStrideBytes - m.footprintBytes * (S - 1), m.addressBits bits)
 
   io.busy := running || units.map(_.busy).reduce(_ || _)
   io.done := done
@@ -92,12 +99,22 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
     u.start := running && ready && !inPass(i)
     u.base := base(i)
     when(u.start && !u.busy) { inPass(i) := True; started(i) := started(i) + 1 }
-    when(u.done) { inPass(i) := False; finished(i) := finished(i) + 1; base(i) := base(i) + stride }
+    if (S == 1) when(u.done) { inPass(i) := False; finished(i) := finished(i) + 1; base(i) := base(i) + stride }
+    else {
+      u.limb := limb(i)
+      val lastLimb = limb(i) === S - 1
+      when(u.done) {
+        inPass(i) := False; finished(i) := finished(i) + 1
+        base(i) := base(i) + Mux(lastLimb, wrapStride, limbStride)
+        limb(i) := Mux(lastLimb, U(0), limb(i) + 1)
+      }
+    }
   }
   when(running && finished(2) === total) { running := False; done := True }
   when(io.start && !io.busy) {
     running := True
-    total := io.count
+    total := (if (S == 1) io.count else (io.count * U(S, log2Up(S + 1) bits)).resize(cb))
     for (i <- 0 until 3) { started(i) := 0; finished(i) := 0; base(i) := 0 }
+    // The units' limbs are 0 here: a batch is whole products, so each unit ends one on its last limb.
   }
 }

@@ -53,10 +53,12 @@ object MultipassDesigns {
     * the bench that drives it (no gate-level bench yet), the model `polymul.multipass`. */
   def entry(name: String, c: Product): RegistryEntry = {
     val (kind, title, bench, ps) = c match {
-      case l: MultipassLimbsConfig => (if (l.batch) "batch_limbs" else "limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs side by side, " +
-        (if (l.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (l.batch) "multipass_batch_bench" else "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs, "axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
-          "primes" -> l.engines.map(_.q)) ++ (if (l.givenPrimes) Seq("prime_class" -> "given") else Nil) ++
-          Seq("psi" -> l.engines.map(_.columns.psi), "mul" -> l.mul.name, "halves" -> l.halves))
+      case l: MultipassLimbsConfig => (if (l.batch) "batch_limbs" else "limbs", s"multi-pass negacyclic polynomial multiplier, ${l.limbs} limbs " +
+        (if (l.rounds > 1) s"in ${l.engineCount} engines of ${l.rounds} in sequence, " else "side by side, ") +
+        (if (l.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (l.batch) "multipass_batch_bench" else "multipass_engine_bench", port(l.mover) ++ Seq("limbs" -> l.limbs) ++
+          (if (l.rounds > 1) Seq("rounds" -> l.rounds, "engines" -> l.engineCount) else Nil) ++ Seq("axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
+          "primes" -> l.limbPrimes) ++ (if (l.givenPrimes) Seq("prime_class" -> "given") else Nil) ++
+          Seq("psi" -> l.limbPsis, "mul" -> l.mul.name, "halves" -> l.halves))
       case e: MultipassEngineConfig => (if (e.batch) "batch" else "engine", "multi-pass negacyclic polynomial multiplier, one limb, " +
         (if (e.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (e.batch) "multipass_batch_bench" else "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
           "psi" -> e.columns.psi, "mul" -> e.mul.name, "halves" -> e.halves))

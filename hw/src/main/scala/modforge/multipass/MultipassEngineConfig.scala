@@ -17,19 +17,33 @@ import modforge.polymul.StreamMul
   * `batch` (`_t1`): the passes overlap on the products of a batch ([[MultipassBatch]]): product j's regions lie
   * `productStrideBytes` = `productLimbs` limbs' five regions after product j - 1's, and each pass unit takes the
   * product's offset as its run-time base.
+  *
+  * `sequence` (limbs in sequence, the name's `_r<rounds>`, docs/polymul_multipass.md, "Limbs in sequence"): the engine
+  * serves S = `sequence.size` limbs, `limb` .. `limb` + S - 1 of a product, one after another through the same passes:
+  * a batch of `count` products is count S items, item (j, s) limb `limb` + s of product j, its regions s limbs' five
+  * after limb `limb`'s. Each pass unit steps from limb to limb as it steps from item to item, and every constant that
+  * depends on the prime is chosen by the unit's limb ([[modforge.polymul.PrimeChoice]]).
   */
 case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                  lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0,
                                  mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0, batch: Boolean = false,
-                                 productLimbs: Int = 1) {
+                                 productLimbs: Int = 1, sequence: Seq[BigInt] = Nil) {
+  require(sequence.isEmpty || batch, "limbs in sequence run in a batch engine (_t1): its units step from limb to limb")
+  require(sequence.size != 1, "one limb in sequence is the one-limb engine: give its prime as `prime`")
+  require(limb + sequence.size <= math.max(productLimbs, 1) || sequence.isEmpty,
+    s"limbs $limb to ${limb + sequence.size - 1} in sequence, but a product has $productLimbs")
   val columns: ColumnsConfig = ColumnsConfig(n, n1, inverse = false, busBits, burstBeats, slotBits, lanes, outstanding,
-    limbBits, prime, mul, halves, limb, runtimeBase = batch)
+    limbBits, prime, mul, halves, limb, runtimeBase = batch, sequence = sequence)
   val q: BigInt = columns.q
   val w: Int = columns.w
-  val columnsInverse: ColumnsConfig = columns.copy(inverse = true, prime = q, limbBits = w)
+  val columnsInverse: ColumnsConfig = columns.copy(inverse = true, prime = if (sequence.isEmpty) q else 0, limbBits = w)
   val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul,
-    limb = limb, runtimeBase = batch)
+    limb = limb, runtimeBase = batch, sequence = sequence)
   require(columnsInverse.q == q && rows.q == q, s"the passes' primes differ: ${columns.q}, ${rows.q}, ${columnsInverse.q}")
+  /** The limbs this engine serves: its one, or with limbs in sequence S of them, limb `limb` + s at step s. */
+  val qs: Seq[BigInt] = columns.qs
+  val S: Int = qs.size
+  require(columnsInverse.qs == qs && rows.qs == qs, "the passes' limbs in sequence differ")
   require(columns.mover.axi == rows.mover.axi && columns.mover.axi == columnsInverse.mover.axi, "the passes' AXI4 ports differ")
   /** The layout and the port: the same for the three passes (only their word lanes differ). */
   val mover: MoverConfig = rows.mover
@@ -72,6 +86,9 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
     val passes = modelCycles(1).zip(fillCycles).map { case (m, f) => m + f }.max
     Seq(passes, limbs * 5 * n / e, limbs * 4 * n / e).max
   }
-  /** A batch of `count` products: the first takes the three passes' promise, each later one `batchCycles`. */
-  def batchPromise(count: Int, limbs: Int = 1): Int = if (count == 0) 0 else promisedCycles(limbs) + (count - 1) * batchCycles(limbs)
+  /** A batch of `count` products: the first takes the three passes' promise, each later one `batchCycles`. With limbs
+    * in sequence each product is S items, each item a limb's three passes: S `batchCycles` a product. */
+  def batchPromise(count: Int, limbs: Int = 1): Int = if (count == 0) 0 else promisedCycles(limbs) + (count * S - 1) * batchCycles(limbs)
+  /** A product's cycles in a batch's steady state: S items, one limb each. */
+  def productCycles(limbs: Int = 1): Int = S * batchCycles(limbs)
 }

@@ -16,7 +16,9 @@ import spinal.lib.bus.amba4.axi._
   * With a port per limb (`ports` = L) the engines' masters are the ports `mems_<l>`, nothing shared.
   *
   * With `_t1` every engine is a [[MultipassBatch]] over the same batch (`count`), limb l's regions of product j at
-  * (j L + l) x five regions: the engines' `active` replace `pass`.
+  * (j L + l) x five regions: the engines' `active` replace `pass`. With `_r<rounds>` there are ceil(L / rounds)
+  * engines, each running its `rounds` limbs one after another (limbs in sequence): `active`, `mems` and the arbiters'
+  * inputs count engines, not limbs.
   *
   * `start` (taken while not `busy`) starts every engine; `done` pulses one cycle once the last of them is done.
   * `busy` is high from the start until `done` (and while any engine is busy after reset). `pass` is each engine's
@@ -29,13 +31,13 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
     val count = c.batch generate (in UInt (c.engines.head.countBits bits))
     val busy = out Bool ()
     val done = out Bool ()
-    val pass = (!c.batch) generate (out Vec (UInt(2 bits), c.limbs))
+    val pass = (!c.batch) generate (out Vec (UInt(2 bits), c.engineCount))
     /** With `_t1`: each engine's units in a pass ([[MultipassBatch]]'s `active`). */
-    val active = c.batch generate (out Vec (Bits(3 bits), c.limbs))
+    val active = c.batch generate (out Vec (Bits(3 bits), c.engineCount))
     val respError = out Bool ()
     /** One port shared by the limbs, or one per limb (`mems_<l>`). */
     val mem = (c.ports == 1) generate master(Axi4(c.axi))
-    val mems = (c.ports > 1) generate Vec(master(Axi4(c.engineAxi)), c.limbs)
+    val mems = (c.ports > 1) generate Vec(master(Axi4(c.engineAxi)), c.engineCount)
   }
   if (c.ports == 1) Axi4SpecRenamer(io.mem) else io.mems.foreach(Axi4SpecRenamer(_))
 
@@ -54,8 +56,8 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
       EnginePorts(x.io.start, x.io.busy, x.io.done, x.io.respError, x.io.mem, Some(x.io.pass), None)
     }
   val shared = (c.ports == 1) generate new Area {
-    val reads = Axi4ReadOnlyArbiter(c.axi, c.limbs)
-    val writes = Axi4WriteOnlyArbiter(c.axi, c.limbs, c.routeDepth)
+    val reads = Axi4ReadOnlyArbiter(c.axi, c.engineCount)
+    val writes = Axi4WriteOnlyArbiter(c.axi, c.engineCount, c.routeDepth)
     for ((e, l) <- ports.zipWithIndex) {
       reads.io.inputs(l) << e.mem.toReadOnly()
       writes.io.inputs(l) << e.mem.toWriteOnly()
@@ -69,7 +71,7 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
   if (c.ports > 1) for ((e, l) <- ports.zipWithIndex) io.mems(l) <> e.mem
 
   /** Engines that have finished this product (or batch); `done` once all have. */
-  val finished = Reg(Bits(c.limbs bits)) init (0)
+  val finished = Reg(Bits(c.engineCount bits)) init (0)
   val running = Reg(Bool()) init (False)
   val done = Reg(Bool()) init (False)
   val anyBusy = ports.map(_.busy).reduce(_ || _)

@@ -18,12 +18,22 @@ import modforge.polymul.{PrimeClass, StreamMul, StreamPrimes}
   *
   * `batch` (`_t1`): every engine is a [[MultipassBatch]]; product j's regions (five a limb, limb l's at l x five
   * regions) lie `productStrideBytes` after product j - 1's.
+  *
+  * `rounds` (`_r<rounds>`, with `_t1`; docs/polymul_multipass.md, "Limbs in sequence"): ceil(L / rounds) engines, each
+  * running `rounds` consecutive limbs one after another ([[MultipassEngineConfig.sequence]]), so that the area grows
+  * with the engines, not with L. The memory layout, the primes and the port's use are those of the limbs side by
+  * side; a product takes `rounds` items' cycles.
   */
 case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                 lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, primes: Seq[BigInt] = Nil,
-                                mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1, batch: Boolean = false) {
+                                mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1, batch: Boolean = false,
+                                rounds: Int = 1) {
   require(limbs >= 2 && limbs <= 64, s"limbs = $limbs: side by side takes 2 to 64 limbs (one limb: the one-limb engine, no _k)")
-  require(ports == 1 || ports == limbs, s"ports = $ports: the limbs share one AXI4 port (1) or have one each ($limbs)")
+  require(rounds >= 1 && rounds <= limbs, s"_r$rounds: each engine runs 1 to $limbs limbs (_k$limbs) in sequence")
+  require(rounds == 1 || batch, s"_r$rounds: limbs in sequence run in a batch engine, whose units step from limb to limb: add _t1")
+  /** Engines side by side: each runs `rounds` limbs in sequence (the last fewer, when `rounds` does not divide L). */
+  val engineCount: Int = (limbs + rounds - 1) / rounds
+  require(ports == 1 || ports == engineCount, s"ports = $ports: the engines share one AXI4 port (1) or have one each ($engineCount)")
   require(primes.isEmpty || primes.size == limbs, s"PRIMES gives ${primes.size} prime${if (primes.size == 1) "" else "s"} for " +
     s"the $limbs limbs of _k$limbs: give one prime a limb (PRIMES=${if (limbs <= 3) (0 until limbs).map("q" + _).mkString(",") else s"q0,...,q${limbs - 1}"}), " +
     (if (primes.size >= 2) s"or name ${primes.size} limbs (_k${primes.size})" else "or the one-limb engine (no _k) with _q<prime>"))
@@ -52,17 +62,35 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
     require(qs.size == limbs, s"only ${qs.size} $w-bit primes are 1 mod 2n = ${2 * n}, not $limbs: use wider limbs (_w) or fewer")
     qs
   }
-  val engines: Seq[MultipassEngineConfig] = limbPrimes.zipWithIndex.map { case (q, l) =>
-    MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, if (givenPrimes) givenBits else limbBits, q, mul,
-      halves, limb = l, batch = batch, productLimbs = limbs)
+  /** Engine e's limbs: e rounds .. (e + 1) rounds - 1 (the limbs side by side: e alone). */
+  val engineLimbs: Seq[Seq[Int]] = (0 until engineCount).map(e => (e * rounds until math.min(limbs, (e + 1) * rounds)).toSeq)
+  /** The widest limb prime's bits, so that engines of limbs in sequence (w the widest of their own) agree. */
+  private val limbW: Int = if (givenPrimes) givenBits else if (rounds > 1 && limbBits == 0) math.max(17, limbPrimes.map(_.bitLength).max) else limbBits
+  val engines: Seq[MultipassEngineConfig] = engineLimbs.map { ls =>
+    val qs = ls.map(limbPrimes)
+    MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbW, if (qs.size == 1) qs.head else 0, mul,
+      halves, limb = ls.head, batch = batch, productLimbs = limbs, sequence = if (qs.size == 1) Nil else qs)
   }
+  /** Limb l's engine and its step in that engine's sequence. */
+  def engineOf(l: Int): (Int, Int) = (l / rounds, l % rounds)
+  /** Limb l's region base (bytes): its engine's first limb's, and its step's limbs' footprints after it. */
+  def regionBase(l: Int, region: String): BigInt = {
+    val (e, s) = engineOf(l)
+    engines(e).mover.regionBase(region) + engines(e).mover.footprintBytes * s
+  }
+  /** Each limb's psi (its engine's columns' root for it). */
+  def limbPsis: Seq[BigInt] = limbPrimes.indices.map { l => val (e, s) = engineOf(l); engines(e).columns.psis(s) }
+  /** Limbs a port carries: all of them on a shared port, an engine's with a port each. */
+  val limbsPerPort: Int = if (ports == 1) limbs else rounds
+  /** Engines sharing a port. */
+  val enginesPerPort: Int = engineCount / ports
   val mover: MoverConfig = engines.head.mover
   val w: Int = engines.head.w
   require(engines.forall(_.w == w), s"the limbs' widths differ: ${engines.map(_.w).mkString(", ")}; give limbBits (_w)")
   val P: Int = lanes
   /** The port: the engines' bus with ID bits for the arbiters' routing (the engine's one ID bit, then the limb);
     * with a port per limb, each engine's own bus. */
-  val limbIdBits: Int = if (ports == 1) spinal.core.log2Up(limbs) else 0
+  val limbIdBits: Int = if (ports == 1) spinal.core.log2Up(engineCount) else 0
   val addressBits: Int = spinal.core.log2Up(mover.footprintBytes * limbs) max mover.addressBits
   require(addressBits == mover.addressBits, s"the $limbs limbs' regions take ${mover.footprintBytes * limbs} bytes, more than " +
     s"the ${mover.addressBits}-bit address")
@@ -70,5 +98,5 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
   def engineAxi = if (batch) engines.head.batchAxi else mover.axi
   def axi = engineAxi.copy(idWidth = engineAxi.idWidth + limbIdBits)
   /** W beats routed after their AW: the write arbiter's queue of granted AWs, enough for every engine's bursts in flight. */
-  val routeDepth: Int = limbs * outstanding * (if (batch) 3 else 1) // a batch engine has three units' bursts in flight
+  val routeDepth: Int = engineCount * outstanding * (if (batch) 3 else 1) // a batch engine has three units' bursts in flight
 }

@@ -24,7 +24,7 @@ import java.io.{File, PrintWriter}
   */
 object MultipassLimbsDesigns {
   val grammar = "mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_y<1|limbs>][_t1]"
+    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_y<1|engines>][_t1][_r<rounds: limbs in sequence per engine, with _t1>]"
 
   /** A multi-limb name: an `mpoly_` name with a `_k` option. */
   def isLimbs(name: String): Boolean = name.startsWith("mpoly_") && """_k\d""".r.findFirstIn(name).isDefined
@@ -32,7 +32,7 @@ object MultipassLimbsDesigns {
   /** `primes`: the user's own limb primes (`--primes`, make's PRIMES=), which the name carries as `_q<hash>`; a name
     * with `_q` and no primes, without `_q` or with another hash than theirs is refused, naming the right name. */
   def parse(design: String, primes: Seq[BigInt] = Nil): Either[String, MultipassLimbsConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhyt", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhytr", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
       require(Set(0, 1).contains(o.int("t", 0)), s"_t${o.int("t", 0)}: _t1 runs a batch with the passes overlapped, _t0 (the default) one product at a time")
       val hash = o.opts.get("q")
       val list = primes.mkString(",")
@@ -42,7 +42,7 @@ object MultipassLimbsDesigns {
       val c = MultipassLimbsConfig(o.n, o.n1, limbs = o.int("k", 1), busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
         primes = primes, mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1),
-        batch = o.int("t", 0) == 1)
+        batch = o.int("t", 0) == 1, rounds = o.int("r", 1))
       val right = if (primes.isEmpty) "" else StreamPrimes.hash(primes)
       // The name of these primes: the name as given, its _q<hash> set to theirs (appended when it has none).
       val named = hash.fold(s"${design}_q$right")(h => design.replaceFirst(s"_q$h(?=_|$$)", s"_q$right"))
@@ -63,33 +63,39 @@ object MultipassLimbsDesigns {
     val fc = e0.columns
     val ic = e0.columnsInverse
     def nums(xs: Seq[Any]) = xs.mkString("[", ", ", "]")
-    val bases = c.engines.map(e => MoverConfig.Regions.map(r => s""""$r": ${e.mover.regionBase(r)}""").mkString("{", ", ", "}"))
+    val bases = (0 until c.limbs).map(l => MoverConfig.Regions.map(r => s""""$r": ${c.regionBase(l, r)}""").mkString("{", ", ", "}"))
     // Given primes (PRIMES=, _q<hash>) say so; drawn ones (the largest w-bit primes) leave the manifest as it was.
-    // A batch's steady state (the limbs on one port share its beats), or one product's promise.
-    val cycles = if (c.batch) e0.batchCycles(c.limbs / c.ports) else e0.promisedCycles(c.limbs / c.ports)
+    // A batch's steady state (the engines on one port share its beats; with limbs in sequence, `rounds` items a
+    // product), or one product's promise.
+    val k = c.enginesPerPort
+    val cycles = if (c.batch) e0.productCycles(k) else e0.promisedCycles(k)
     val primeClass = if (c.givenPrimes) "\n  \"prime_class\": \"given\"," else ""
+    val sequence = if (c.rounds == 1) "" else s"""
+  "rounds": ${c.rounds},
+  "engines": ${c.engineCount},
+  "engine_limbs": ${c.engineLimbs.map(_.mkString("[", ", ", "]")).mkString("[", ", ", "]")},"""
     val w = new PrintWriter(new File(dir, s"$name.json"))
     w.println(s"""{
   "design": "$name",
   "kind": "${if (c.batch) "multipass_batch" else "multipass_limbs"}",
   "family": "multipass",
   "registry": ${MultipassDesigns.entry(name, c).json},
-  "title": "multi-pass negacyclic polynomial multiplier, ${c.limbs} limbs side by side behind one AXI4 master",
+  "title": "multi-pass negacyclic polynomial multiplier, ${c.limbs} limbs ${if (c.rounds > 1) s"in ${c.engineCount} engines of ${c.rounds} in sequence" else "side by side"} behind one AXI4 master",
 ${MultipassManifest.layout(m, c.P, c.limbs)}
-  "limbs": ${c.limbs},
+  "limbs": ${c.limbs},$sequence
   "axi_ports": ${c.ports},
   "id_bits": ${c.axi.idWidth},
   "region_bases": ${bases.mkString("[", ", ", "]")},
   "k": ${c.w},
-  "latency": ${e0.promisedCycles(c.limbs / c.ports)},
-  "model_cycles": ${e0.modelCycles(c.limbs / c.ports).mkString("[", ", ", "]")},
+  "latency": ${if (c.batch) e0.batchPromise(1, k) else e0.promisedCycles(k)},
+  "model_cycles": ${e0.modelCycles(k).mkString("[", ", ", "]")},
   "fill_cycles": ${e0.fillCycles.mkString("[", ", ", "]")},
   "cycles_per_product": ${cycles},${MultipassManifest.batch(e0, cycles)}
-  "bytes_per_product_per_port": ${e0.bytesPerProduct * (c.limbs / c.ports)},
-  "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * (c.limbs / c.ports)).toDouble / cycles)},
+  "bytes_per_product_per_port": ${e0.bytesPerProduct * c.limbsPerPort},
+  "bytes_per_cycle_per_port": ${"%.3f".format((e0.bytesPerProduct * c.limbsPerPort).toDouble / cycles)},
   "limb_bits": ${c.w},
-  "primes": ${nums(c.engines.map(_.q))},$primeClass
-  "psis": ${nums(c.engines.map(_.columns.psi))},
+  "primes": ${nums(c.limbPrimes)},$primeClass
+  "psis": ${nums(c.limbPsis)},
   "mul": "${c.mul.name}",
   "halves": ${c.halves},
   "columns": {"ntt_lanes": ${fc.nttLanes}, "row_lanes": ${fc.R}, "ntt_latency_cycles": ${fc.shape.latency}, "twiddle_phases": ${fc.phases}, "blocks": ${fc.blocks}},
@@ -101,7 +107,7 @@ ${Generate.portsJson(top)}
   ]
 }""")
     w.close()
-    println(f"rtl: $name%-48s ${c.limbs} limbs, q = ${c.engines.map(_.q).mkString(", ")} -> ${dir.getPath}/$name.v " +
+    println(f"rtl: $name%-48s ${c.limbs} limbs${if (c.rounds > 1) s" (${c.engineCount} engines, ${c.rounds} in sequence)" else ""}, q = ${c.limbPrimes.mkString(", ")} -> ${dir.getPath}/$name.v " +
       f"(${(System.nanoTime() - t0) / 1e9}%.1f s)")
   }
 }

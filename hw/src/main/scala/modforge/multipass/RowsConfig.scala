@@ -24,11 +24,14 @@ import modforge.polymul.{PrimeClass, StreamConfig, StreamMul, StreamPrimes}
   * @param mul         the engine's multipliers ([[StreamMul]]: `fast`, the default, or `paper`, whose behavioural
   *                    products simulate about 20 times faster under Icarus)
   * @param runtimeBase an input `base` (bytes) added to every region base ([[MultipassBatch]]), as [[ColumnsConfig]]'s
+  * @param sequence    limbs in sequence: the primes of the limbs the pass serves one pass after another (`prime` 0 or the
+  *                    first), its `limb` input saying which; empty: the one prime q
   * The bus, burst, slot and outstanding parameters are [[MoverConfig]]'s.
   */
 case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 1,
                       outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, limb: Int = 0,
-                      runtimeBase: Boolean = false) {
+                      runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil) {
+  require(sequence.isEmpty || prime == 0 || prime == sequence.head, "limbs in sequence give their primes in `sequence`")
   /** The reader's and writer's view: words of a whole beat (e slots), both operands. */
   val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2, limb = limb)
   val n2: Int = mover.n2
@@ -59,7 +62,8 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
   /** The engine: the streaming engine at n2, P lanes, one limb of w bits, its prime q as chosen above; the
     * prime's class name, or `given`. */
   val (engine: StreamConfig, primeClass: String) = {
-    val w = if (limbBits != 0) limbBits else if (prime != 0) prime.bitLength else math.min(62, math.max(17, slotBits - 2))
+    val prime = if (sequence.nonEmpty) sequence.head else this.prime
+    val w = if (limbBits != 0) limbBits else if (prime != 0) (prime +: sequence).map(_.bitLength).max else math.min(62, math.max(17, slotBits - 2))
     require(w <= slotBits, s"a $w-bit limb does not fit a $slotBits-bit slot: use slots of at least ${1 << log2(w)} bits")
     require(w >= 17 && w <= StreamConfig.maxLimbBits, s"w = $w: the engine takes one limb of 17 to ${StreamConfig.maxLimbBits} bits here " +
       "(its log q = w - 1 is at least 16)")
@@ -85,5 +89,14 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
   }
   val q: BigInt = engine.primes.head
   val w: Int = engine.limbBits
+  /** The primes the pass serves: q alone, or with limbs in sequence (`sequence`) each limb's, one pass after another,
+    * through the one engine ([[modforge.polymul.PrimeChoice]]); each checked as the engine checks its own. */
+  val qs: Seq[BigInt] = if (sequence.isEmpty) Seq(q) else sequence
+  for ((p, l) <- qs.zipWithIndex.drop(1)) {
+    try StreamPrimes.userPrimes(n, p.bitLength - 1, w, Seq(p)) catch {
+      case e: PreconditionError => throw new IllegalArgumentException(s"requirement failed: limb $l: ${e.getMessage} (the rows pass serves a product of n = $n)")
+    }
+    require(p.bitLength <= w, s"limb $l: q = $p has ${p.bitLength} bits, more than w = $w")
+  }
   private def log2(x: Int) = 32 - Integer.numberOfLeadingZeros(x - 1)
 }

@@ -1,6 +1,6 @@
 package modforge.multipass
 
-import modforge.polymul.StreamPolymul
+import modforge.polymul.{PrimeChoice, StreamPolymul}
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axi._
@@ -42,6 +42,8 @@ class RowsPass(val c: RowsConfig) extends Component {
     val respError = out Bool ()
     /** With `runtimeBase`: added to every region base; held from `start` to `done`. */
     val base = c.runtimeBase generate (in UInt (m.addressBits bits))
+    /** Limbs in sequence ([[RowsConfig.sequence]]): the limb of the pass, held from `start` to `done`. */
+    val limb = (c.qs.size > 1) generate (in UInt (PrimeChoice.selBits(c.qs.size) bits))
     val mem = master(Axi4(m.axi))
   }
   Axi4SpecRenamer(io.mem)
@@ -53,7 +55,8 @@ class RowsPass(val c: RowsConfig) extends Component {
 
   val pairs = new RowPairBuffer(c)
   pairs.io.beats << reader.io.words
-  val engine = new StreamPolymul(c.engine)
+  val engine = new StreamPolymul(c.engine, if (c.qs.size > 1) c.qs else Nil)
+  if (c.qs.size > 1) engine.io.sel := io.limb
   engine.io.in_valid := pairs.io.pairs.valid
   pairs.io.pairs.ready := engine.io.in_ready
   engine.io.in_a := pairs.io.pairs.a

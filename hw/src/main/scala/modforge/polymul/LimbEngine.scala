@@ -1,6 +1,7 @@
 package modforge.polymul
 
 import modforge.modmul.Precompute
+import modforge.ntt.NttConfig
 import spinal.core._
 
 /** One RNS limb of the streaming engine: two forward NTT pipelines (a and b, in lockstep), the
@@ -12,10 +13,14 @@ import spinal.core._
   * Every register runs on the enclosing clock domain, the clock gated by [[StreamControl]]'s `tick`:
   * this component has no flow control of its own. Latency [[StreamConfig.latency]] (checked here).
   */
-class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Component {
+class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[BigInt] = Nil) extends Component {
   val w: Int = cfg.limbBits
   val P: Int = cfg.lanes
   val F: Int = cfg.frame
+  /** The primes this engine serves: limb `limb`'s, or with `sequence` (the multi-pass engine's limbs in sequence,
+    * [[PrimeChoice]]) those, one after another, `io.sel` choosing. */
+  val primes: Seq[BigInt] = if (sequence.isEmpty) Seq(cfg.primes(limb)) else sequence
+  private val psis = if (sequence.isEmpty) Seq(cfg.psis(limb)) else sequence.map(p => NttConfig.findPsi(cfg.n, p))
   val io = new Bundle {
     val a, b = in Vec (UInt(w bits), P)
     val c = out Vec (UInt(w bits), P)
@@ -23,20 +28,25 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain) extends Compon
     val tick = in Bool ()
     /** The limb's first-level reset copy (on the free clock), the source of its counters' own copies. */
     val resetSource = in Bool ()
+    /** With limbs in sequence: the prime of every beat in the pipelines, changed only while they hold none. */
+    val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
   }
-  val q: BigInt = cfg.primes(limb)
+  val q: BigInt = primes.head
+  val choice: PrimeChoice = PrimeChoice(primes, if (primes.size > 1) io.sel else null)
   /** The pipelines' builder, on this component's clock (gated by the tick) and reset tree. */
-  val pipes = new NttPipelines(cfg.shape, q, cfg.psis(limb), free, io.tick, io.resetSource)
+  val pipes = new NttPipelines(cfg.shape, choice, psis, free, io.tick, io.resetSource)
   val tw: StreamTwiddles = pipes.tw
   val mul: TwiddleMul = pipes.mul
   val Lm: Int = pipes.Lm
 
-  /** A B mod q, both operands variable: BarrettOpt (Algorithm 1) with its precomputation constant. */
+  /** A B mod q, both operands variable: BarrettOpt (Algorithm 1) with its precomputation constants (each
+    * prime's, chosen, with limbs in sequence). */
   def pointwise(a: UInt, b: UInt): UInt = {
     val m = cfg.mul.barrett(w)
-    val (mp, r, l) = Precompute.barrett(w, q)
+    val cs = primes.map(p => Precompute.barrett(w, p))
     m.in_valid := True; m.in_a := a; m.in_b := b
-    m.in_m := U(mp, w bits); m.in_r := U(r, w + 1 bits); m.in_l := U(l, m.in_l.getWidth bits)
+    m.in_m := choice.pick(cs.map(_._1), w); m.in_r := choice.pick(cs.map(_._2), w + 1)
+    m.in_l := choice.pick(cs.map(c => BigInt(c._3)), m.in_l.getWidth)
     m.out_t
   }
 

@@ -28,13 +28,20 @@ case class EngineClock(free: ClockDomain, tick: Bool)
   * @param tick        the caller's tick (its clock runs in ticks only), for the macro lines
   * @param resetSource a first-level reset copy on the free clock, the source of the position counters' own copies
   */
-class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockDomain, tick: Bool, resetSource: Bool) {
+class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigInt], free: ClockDomain, tick: Bool, resetSource: Bool) {
+  /** One prime, as every pipeline but the multi-pass engine's limbs in sequence ([[PrimeChoice]]). */
+  def this(shape: NttShape, q: BigInt, psi: BigInt, free: ClockDomain, tick: Bool, resetSource: Bool) =
+    this(shape, PrimeChoice.one(q), Seq(psi), free, tick, resetSource)
+  require(psis.size == primes.count, s"${psis.size} roots for ${primes.count} primes")
+  val q: BigInt = primes.primes.head
   val w: Int = shape.limbBits
   val P: Int = shape.lanes
   val F: Int = shape.frame
-  val tw: StreamTwiddles = StreamTwiddles(shape.n, q, psi)
-  val mul = new TwiddleMul(w, q, shape.mul)
-  val arith = ModAddSub(w, q)
+  /** Each prime's twiddles; `tw` the first's (the only one's). */
+  val tws: Seq[StreamTwiddles] = primes.primes.zip(psis).map { case (p, r) => StreamTwiddles(shape.n, p, r) }
+  val tw: StreamTwiddles = tws.head
+  val mul = new TwiddleMul(w, primes, shape.mul)
+  val arith = ModAddSub(w, primes)
   val Lm: Int = mul.latency
   require(Lm == shape.shoupLatency)
 
@@ -57,18 +64,20 @@ class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockD
 
   /** x * table(block) in the second half of each block of 2d positions (`all`: in both halves,
     * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
-  def sdfMul(x: UInt, o: Int, d: Int, table: Seq[BigInt], upper: Option[BigInt]): UInt = {
+  def sdfMul(x: UInt, o: Int, d: Int, table: Seq[Seq[BigInt]], upper: Option[Seq[BigInt]]): UInt = {
     val pos = Phase(F, o, phaseReset())
     val second = pos(log2(d))
     def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
+    // table(l): prime l's table (one prime: the table itself).
     val (t, tr) =
-      if (table.size < TwiddleMul.copiedFrom) mul.lookup(table, block(pos))
+      if (table.head.size < TwiddleMul.copiedFrom) mul.lookupOf(table, block(pos))
       else {
         require(o >= 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
-        mul.lookupCopied(table, block(Phase(F, o - 1, phaseReset())))
+        mul.lookupCopiedOf(table, block(Phase(F, o - 1, phaseReset())))
       }
     val (tSel, trSel) = upper match {
-      case Some(u) => (Mux(second, t, U(u, mul.k bits)), Mux(second, tr, U(mul.companion(u), mul.k bits)))
+      case Some(u) if primes.single => (Mux(second, t, U(u.head, mul.k bits)), Mux(second, tr, U(mul.companion(u.head), mul.k bits)))
+      case Some(u) => (Mux(second, t, primes.pick(u, mul.k)), Mux(second, tr, primes.pick(u.indices.map(l => mul.companionOf(l, u(l))), mul.k)))
       case None => (t, tr)
     }
     val x1 = RegNext(x)
@@ -113,7 +122,7 @@ class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockD
         x = x.map { lanes =>
           val y = Array.fill[UInt](P)(null)
           for (j <- 0 until P if (j / g) % 2 == 0) {
-            val v = mul.const(lanes(j + g), tw.fwd(s, j / (2 * g)))
+            val v = mul.constOf(lanes(j + g), tws.map(_.fwd(s, j / (2 * g))))
             val u = Delay(lanes(j), Lm)
             y(j) = RegNext(arith.add(u, v)); y(j + g) = RegNext(arith.sub(u, v))
           }
@@ -123,7 +132,7 @@ class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockD
       } else {
         val d = span
         val blocks = F / (2 * d)
-        val m = x.map(lanes => (0 until P).map(j => sdfMul(lanes(j), o, d, (0 until blocks).map(i => tw.fwd(s, j * blocks + i)), None)))
+        val m = x.map(lanes => (0 until P).map(j => sdfMul(lanes(j), o, d, tws.map(t => (0 until blocks).map(i => t.fwd(s, j * blocks + i))), None)))
         x = sdfButterflies(m.flatten, o + 1 + Lm, d, arith.add, arith.sub).grouped(P).toSeq
         o += 1 + Lm + d + 1
       }
@@ -146,8 +155,8 @@ class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockD
         for (j <- 0 until P if (j / g) % 2 == 0) {
           val sum = RegNext(arith.add(x(j), x(j + g)))
           val diff = RegNext(arith.sub(x(j), x(j + g)))
-          y(j) = if (last) mul.const(sum, tw.nInv) else Delay(sum, Lm)
-          y(j + g) = mul.const(diff, tw.inv(r, j / (2 * g)))
+          y(j) = if (last) mul.constOf(sum, tws.map(_.nInv)) else Delay(sum, Lm)
+          y(j + g) = mul.constOf(diff, tws.map(_.inv(r, j / (2 * g))))
         }
         x = y.toSeq; o += 1 + Lm
       } else {
@@ -155,7 +164,7 @@ class NttPipelines(val shape: NttShape, val q: BigInt, psi: BigInt, free: ClockD
         val bs = sdfButterflies(x, o, d, arith.add, arith.sub)
         x = (0 until P).map { j =>
           val blocks = F / (2 * d)
-          sdfMul(bs(j), o + d + 1, d, (0 until blocks).map(i => tw.inv(r, j * blocks + i)), if (last) Some(tw.nInv) else None)
+          sdfMul(bs(j), o + d + 1, d, tws.map(t => (0 until blocks).map(i => t.inv(r, j * blocks + i))), if (last) Some(tws.map(_.nInv)) else None)
         }
         o += d + 1 + 1 + Lm
       }

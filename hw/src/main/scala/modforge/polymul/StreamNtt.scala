@@ -15,10 +15,15 @@ import spinal.lib.Delay
   * is gated by a [[StreamControl]]'s tick ([[StreamNttTop]]), and its output register holds beat t of a
   * frame [[NttShape.latency]] ticks after beat t was in the input register (`io.x`, offset 0).
   *
-  * @param psi  any primitive 2n-th root of unity mod q
+  * @param primes q, or with the multi-pass engine's limbs in sequence each limb's prime, `sel` choosing ([[PrimeChoice]])
+  * @param psis  for each prime any primitive 2n-th root of unity mod it
   * @param free the free clock domain, for the delay lines in macros ([[DelayLine]])
   */
-class StreamNtt(val shape: NttShape, val q: BigInt, val psi: BigInt, val inverse: Boolean, free: ClockDomain) extends Component {
+class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean, free: ClockDomain) extends Component {
+  /** One prime (every use but the multi-pass engine's limbs in sequence). */
+  def this(shape: NttShape, q: BigInt, psi: BigInt, inverse: Boolean, free: ClockDomain) = this(shape, Seq(q), Seq(psi), inverse, free)
+  val q: BigInt = primes.head
+  val psi: BigInt = psis.head
   val io = new Bundle {
     val x = in Vec (UInt(shape.limbBits bits), shape.lanes)
     val y = out Vec (UInt(shape.limbBits bits), shape.lanes)
@@ -26,8 +31,10 @@ class StreamNtt(val shape: NttShape, val q: BigInt, val psi: BigInt, val inverse
     val tick = in Bool ()
     /** A first-level reset copy (on the free clock), the source of the position counters' own copies. */
     val resetSource = in Bool ()
+    /** With several primes: the prime of the frames in the pipeline ([[PrimeChoice]]), steady while any is. */
+    val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
   }
-  val pipes = new NttPipelines(shape, q, psi, free, io.tick, io.resetSource)
+  val pipes = new NttPipelines(shape, PrimeChoice(primes, if (primes.size > 1) io.sel else null), psis, free, io.tick, io.resetSource)
   val (result, latency) =
     if (inverse) pipes.inverse(io.x.toList, 0)
     else pipes.forward(Seq(io.x.toList)) match { case (Seq(y), o) => (y, o) }

@@ -15,7 +15,10 @@ import spinal.lib.Delay
   * the first beat of a frame's result presented `latency` edges after the edge that accepted its first
   * beat, as [[StreamPolymul]] does with its latency.
   */
-class StreamNttTop(val shape: NttShape, val q: BigInt, val psi: BigInt, val inverse: Boolean) extends Component {
+class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean) extends Component {
+  def this(shape: NttShape, q: BigInt, psi: BigInt, inverse: Boolean) = this(shape, Seq(q), Seq(psi), inverse)
+  val q: BigInt = primes.head
+  val psi: BigInt = psis.head
   private val width = shape.lanes * shape.limbBits
   val io = new Bundle {
     val in_valid = in Bool ()
@@ -24,6 +27,8 @@ class StreamNttTop(val shape: NttShape, val q: BigInt, val psi: BigInt, val inve
     val out_valid = out Bool ()
     val out_ready = in Bool ()
     val out_y = out UInt (width bits)
+    /** With several primes ([[PrimeChoice]]): the prime of every frame in the unit, changed only while it holds none. */
+    val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
   }
   noIoPrefix()
 
@@ -45,8 +50,9 @@ class StreamNttTop(val shape: NttShape, val q: BigInt, val psi: BigInt, val inve
   val datapath = new ClockingArea(modforge.ClockGate.domain(tick)) {
     val x = RegNext(io.in_x)
     val unit = new ClockingArea(ClockDomain.current.copy(reset = resets(2))) {
-      val ntt = new StreamNtt(shape, q, psi, inverse, free.copy(reset = resets(2)))
+      val ntt = new StreamNtt(shape, primes, psis, inverse, free.copy(reset = resets(2)))
     }.ntt
+    if (primes.size > 1) unit.io.sel := io.sel
     unit.io.tick := tick
     unit.io.resetSource := firstLevel(2)
     for (j <- 0 until shape.lanes) unit.io.x(j) := x(j * shape.limbBits, shape.limbBits bits)

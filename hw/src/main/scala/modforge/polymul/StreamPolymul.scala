@@ -12,7 +12,8 @@ import spinal.core._
   *  - `out_valid`, `out_ready`, `out_c`: one beat of the product mod (x^n + 1, q_l), same layout.
   * A product is n/P beats in and n/P beats out, in order; products follow each other back to back.
   */
-class StreamPolymul(val cfg: StreamConfig) extends Component {
+class StreamPolymul(val cfg: StreamConfig, val sequence: Seq[BigInt] = Nil) extends Component {
+  require(sequence.isEmpty || cfg.limbs == 1, s"limbs in sequence run through one limb engine, not ${cfg.limbs}")
   private val width = cfg.limbs * cfg.lanes * cfg.limbBits
   val io = new Bundle {
     val in_valid = in Bool ()
@@ -22,6 +23,9 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
     val out_valid = out Bool ()
     val out_ready = in Bool ()
     val out_c = out UInt (width bits)
+    /** With limbs in sequence (`sequence`, the multi-pass engine's rows pass): which prime the products in the
+      * engine are of ([[PrimeChoice]]); the caller changes it only while the engine holds none of another. */
+    val sel = (sequence.size > 1) generate (in UInt (PrimeChoice.selBits(sequence.size) bits))
   }
   noIoPrefix()
 
@@ -56,8 +60,9 @@ class StreamPolymul(val cfg: StreamConfig) extends Component {
     val limbs = (0 until cfg.limbs).map { l =>
       val limbReset = resets(2 + l)
       val e = new ClockingArea(ClockDomain.current.copy(reset = limbReset)) {
-        val engine = new LimbEngine(cfg, l, free.copy(reset = limbReset))
+        val engine = new LimbEngine(cfg, l, free.copy(reset = limbReset), sequence)
       }.engine
+      if (sequence.size > 1) e.io.sel := io.sel
       e.io.tick := tick
       e.io.resetSource := firstLevel(2 + l)
       for (j <- 0 until cfg.lanes) { e.io.a(j) := slice(a, l, j); e.io.b(j) := slice(b, l, j) }

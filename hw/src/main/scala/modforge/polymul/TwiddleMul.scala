@@ -7,11 +7,20 @@ import spinal.core._
   * companion W' = floor(W 2^k / q) computed here, k = w + 1 (Algorithm 3 wants 2q < 2^k).
   * Both come from the generator, so synthesis sees constants (lane-pair stages) or a ROM
   * (delay-line stages) and never a precomputation port.
+  *
+  * With several primes in sequence ([[PrimeChoice]]), q and each table are read at the choice's select: a
+  * constant becomes a table of one entry a prime, a table one a prime after another (the `...Of` methods, which
+  * with one prime are exactly the one-prime methods).
   */
-class TwiddleMul(val w: Int, val q: BigInt, mul: StreamMul) {
+class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
+  def this(w: Int, q: BigInt, mul: StreamMul) = this(w, PrimeChoice.one(q), mul)
+  /** The first prime (the only one without limbs in sequence). */
+  val q: BigInt = primes.primes.head
   val k: Int = w + 1
-  require(2 * q < (BigInt(1) << k) && q < (BigInt(1) << w), s"q = $q does not fit a $w-bit limb")
+  for (p <- primes.primes) require(2 * p < (BigInt(1) << k) && p < (BigInt(1) << w), s"q = $p does not fit a $w-bit limb")
   def companion(t: BigInt): BigInt = Precompute.shoupR(k, t, q)
+  /** W' of twiddle t of prime l. */
+  def companionOf(l: Int, t: BigInt): BigInt = Precompute.shoupR(k, t, primes.primes(l))
   val latency: Int = mul.shoupLatency(k)
 
   /** x W with (W, W') given as signals of k bits; latency [[latency]], result < q. */
@@ -21,11 +30,36 @@ class TwiddleMul(val w: Int, val q: BigInt, mul: StreamMul) {
     m.in_a := x.resize(k)
     m.in_b := tw
     m.in_r := twr
-    m.in_m := U(q, k bits)
+    m.in_m := primes.q(k)
     m.out_t.resize(w)
   }
 
   def const(x: UInt, t: BigInt): UInt = apply(x, U(t, k bits), U(companion(t), k bits))
+
+  /** x ts(sel): the twiddle of each prime. */
+  def constOf(x: UInt, ts: Seq[BigInt]): UInt =
+    if (primes.single) const(x, ts.head)
+    else apply(x, primes.pick(ts, k), primes.pick(ts.indices.map(l => companionOf(l, ts(l))), k))
+
+  /** Each prime's table, padded to 2^bits entries, one prime after another, with the select's
+    * unused codes reading prime 0's: one table indexed by sel ## idx. */
+  private def flat(tables: Seq[Seq[BigInt]], word: (Int, BigInt) => BigInt): (Seq[BigInt], Int) = {
+    require(tables.size == primes.count && tables.map(_.size).distinct.size == 1, "one table a prime, all of one size")
+    val bits = log2Up(tables.head.size)
+    val per = tables.zipWithIndex.map { case (t, l) => t.map(word(l, _)).padTo(1 << bits, word(l, t.last)) }
+    (Seq.tabulate(1 << primes.bits)(s => per(if (s < per.size) s else 0)).flatten, bits)
+  }
+
+  /** (W, W') = tables(sel)(idx): [[lookup]] over each prime's table. */
+  def lookupOf(tables: Seq[Seq[BigInt]], idx: UInt): (UInt, UInt) = {
+    if (primes.single) lookup(tables.head, idx)
+    else if (tables.head.size == 1) (primes.pick(tables.map(_.head), k), primes.pick(tables.zipWithIndex.map { case (t, l) => companionOf(l, t.head) }, k))
+    else {
+      val (words, bits) = flat(tables, (l, v) => (v << k) | companionOf(l, v))
+      val all = Vec(words.map(v => U(v, 2 * k bits)))((primes.sel ## idx.resize(bits)).asUInt)
+      (all(k, k bits), all(0, k bits))
+    }
+  }
 
   /** (W, W') = table(idx) as k-bit signals (constants when the table has one entry). */
   def lookup(table: Seq[BigInt], idx: UInt): (UInt, UInt) = {
@@ -57,6 +91,23 @@ class TwiddleMul(val w: Int, val q: BigInt, mul: StreamMul) {
       rom(modforge.KeepReg(idxAhead.resize(bits)))
     }
     val all = Cat(slices).asUInt // Cat of a Seq: its first element in the low bits
+    (all(k, k bits), all(0, k bits))
+  }
+
+  /** [[lookupCopied]] over each prime's table: the select joins the index above its bits, and each slice's
+    * registered copy holds both (the select is steady through a pass, so its copy one tick late is too). */
+  def lookupCopiedOf(tables: Seq[Seq[BigInt]], idxAhead: UInt): (UInt, UInt) = {
+    if (primes.single) return lookupCopied(tables.head, idxAhead)
+    val (words, bits) = flat(tables, (l, v) => (v << k) | companionOf(l, v))
+    val ib = bits + primes.bits
+    val sb = TwiddleMul.sliceBits(words.size)
+    val index = (primes.sel ## idxAhead.resize(bits)).asUInt
+    val slices = (0 until 2 * k by sb).map { lo =>
+      val n = math.min(sb, 2 * k - lo)
+      val rom = Vec(words.map(v => U((v >> lo) & ((BigInt(1) << n) - 1), n bits)))
+      rom(modforge.KeepReg(index.resize(ib)))
+    }
+    val all = Cat(slices).asUInt
     (all(k, k bits), all(0, k bits))
   }
 }
