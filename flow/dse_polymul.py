@@ -28,7 +28,10 @@ one at a time (coordinate descent, as flow/dse.py does for the multipliers), not
   8. the multi-pass engine over external memory (docs/polymul_multipass.md), one-limb batch designs
      `mpoly_<n>_x<n1>_b256_l1_s32_p<P>_w31_t1` for n1 in 16..128 with n2 = n / n1 in 64..512 (the rows
      engine's delay lines, flip-flops to 256 words) and P in 1, 2: one synthesis serves every set of its n,
-     counted L times (reports/polymul_multipass.md). The set's best engine, single-pass or multi-pass, is
+     counted L times (reports/polymul_multipass.md). Where those L copies exceed 25 mm2, the best one-limb point's
+     engine with r limbs in sequence (`_k<r>_..._r<r>`, r = ceil(L / the copies that fit)), measured, and r chosen
+     again from its own area while it does not fit (its tables of constants grow with r), at most three times.
+     The set's best engine, single-pass or multi-pass, is
      reports/polymul_best.csv's row (flow/reports/polymul_engines.py). --engines picks the steps: `single`
      (1-7), `multi` (8) or both (default); at n >= 8192 the single-pass points' macros alone exceed 25 mm2.
 Before synthesis every point is asked of the generator's registry (a refused name is recorded with
@@ -72,6 +75,18 @@ def multipass_names(n: int) -> list:
     """The multi-pass step's points at n: [(design, lanes)], n1 smallest first, then P."""
     return [(f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1", p)
             for n1 in MULTIPASS_N1 if n % n1 == 0 and n // n1 in MULTIPASS_N2 for p in MULTIPASS_LANES]
+
+
+def sequence_rounds(limbs: int, per_copy_mm2: float, budget_mm2: float = 25.0):
+    """Limbs each engine runs in sequence so that the copies fit the budget: ceil(L / floor(budget / one copy's
+    area)); None where one copy alone is over it."""
+    fit = int(budget_mm2 // per_copy_mm2)
+    return None if fit < 1 else -(-limbs // fit)
+
+
+def sequence_name(one_limb: str, r: int) -> str:
+    """The one-limb batch point's engine running r limbs in sequence: `_k<r>` after `_x<n1>`, `_r<r>` last."""
+    return re.sub(r"_x(\d+)_", lambda m: f"_x{m.group(1)}_k{r}_", one_limb, count=1) + f"_r{r}"
 
 
 STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("class", "prime class"), ("store", "delay-line storage"),
@@ -385,11 +400,41 @@ class SetSweep:
         kept = self.screen("multipass", cands)
         self.run("multipass", kept, aliases=False)
         rows = []
-        for d, _ in kept:
-            mf = pb.stream_manifest(d)
-            if mf:
-                rows += [pe.multipass_candidate(r, {"base": pb.baselines(store, n, logq), "paper": None})
-                         for r in pm.rows_of(d, mf, [(n, logq)], store) if "area_mm2" in r]
+
+        def measure(points):
+            got = []
+            for d, _ in points:
+                mf = pb.stream_manifest(d)
+                if mf:
+                    got += [pe.multipass_candidate(r, {"base": pb.baselines(store, n, logq), "paper": None})
+                            for r in pm.rows_of(d, mf, [(n, logq)], store) if "area_mm2" in r]
+            return got
+        rows += measure(kept)
+        # Limbs in sequence (docs/polymul_multipass.md, "RTL: limbs in sequence"): where the set's copies of the best
+        # one-limb point exceed 25 mm2, one engine running r limbs in sequence, r = ceil(L / the copies that fit),
+        # measured; its tables make it larger than the one-limb engine, so r is chosen again from its own area
+        # (at most three rounds of this).
+        one = [r for r in rows if r["area_mm2"] > pm.AREA_BUDGET_MM2]
+        if one:
+            best1 = max(one, key=pe.rank)
+            copies1 = int(re.search(r"^(\d+) copies", best1["hierarchical"]).group(1)) if best1["hierarchical"][0].isdigit() else 1
+            per_copy, limbs = best1["area_mm2"] / copies1, copies1
+            tried = set()
+            for _ in range(3):
+                r = sequence_rounds(limbs, per_copy, pm.AREA_BUDGET_MM2)
+                if r is None or r < 2 or r in tried:
+                    break
+                fit = -(-limbs // r)
+                tried.add(r)
+                d = sequence_name(best1["design"], r)
+                self.out(f"  limbs in sequence: {limbs} limbs over copies of {per_copy:.2f} mm2 -> {fit} engines of {r}: {d}")
+                pts = self.screen("multipass", [(d, int(re.search(r"_p(\d+)", d).group(1)))])
+                self.run("multipass", pts, aliases=False)
+                got = measure(pts)
+                rows += got
+                if not got or got[0]["fits_25mm2"]:
+                    break
+                per_copy = got[0]["area_mm2"] / -(-limbs // r)  # the r-limb engine's own area: the next r from it
         b = max(rows, key=pe.rank) if rows else None
         self.log.append(f"{self.set}: multipass: {len(cands)} points, {len(rows)} measured, best "
                         + (f"{b['design']} ({b['area_mm2']:.1f} mm2 for L copies, "

@@ -767,3 +767,14 @@ def test_multipass_step_points_and_best(tree, monkeypatch):
     assert len(s.log) == 1 and s.log[0].startswith(f"16384_243: multipass: 6 points, 1 measured, best {d} (")
     L = 8                                                             # eight 31-bit primes make Q >= 2^243
     assert f"({8.0 * L:.1f} mm2 for L copies" in s.log[0]
+
+
+def test_limbs_in_sequence_names_and_rounds():
+    """The DSE's limbs-in-sequence point (flow/dse_polymul.py, step 8): the one-limb point's engine with r limbs, r from
+    the copies that fit 25 mm2 (worked by hand: 4 limbs, 7.68 mm2 a copy -> 3 fit -> 2 each; 29 limbs at 11.64 mm2 ->
+    2 fit -> 15 each; a copy of 26 mm2 fits none)."""
+    assert dse_polymul.sequence_name("mpoly_8192_x32_b256_l1_s32_p1_w31_t1", 2) == "mpoly_8192_x32_k2_b256_l1_s32_p1_w31_t1_r2"
+    assert dse_polymul.sequence_rounds(4, 7.68) == 2
+    assert dse_polymul.sequence_rounds(29, 11.64) == 15
+    assert dse_polymul.sequence_rounds(6, 8.4) == 3
+    assert dse_polymul.sequence_rounds(8, 26.0) is None
