@@ -60,7 +60,22 @@ def test_rows(build):
     assert r["ratio_in_sequence_25mm2"] is None          # within the budget: no projection
     # 8 limbs in sequence through the 5 copies that fit 25 mm2: 2 rounds of 44 us a product
     assert big["ratio_in_sequence_25mm2"] == pytest.approx(132.0 / 88.0)
-    assert "with the limbs in sequence (not built) 5 copies fit 25 mm2, 2 rounds a product: 1.50x" in big["misses"]
+    assert ("with its limbs in sequence (estimated from this design's area; the _r<rounds> designs are rows of their "
+            "own) 5 copies fit 25 mm2, 2 rounds a product: 1.50x") in big["misses"]
+
+
+def test_sequence_design_rows(build):
+    """A design with its limbs in sequence (`_r<rounds>`): L_d its limbs, ceil(L / L_d) copies, its cycles those of
+    its rounds items, said in `kind` and `hierarchical`."""
+    m = {**build, "limbs": 2, "rounds": 2, "engines": 1, "cycles_per_product": 8800}
+    rows = {r["logq"]: r for r in pm.rows_of(D, m, [(8192, 123), (8192, 223)], None)}
+    r = rows[123]
+    assert r["limbs"] == 5 and r["copies"] == 3 and r["area_mm2"] == pytest.approx(15.0)   # 5 limbs, 2 an engine
+    assert r["engine_us"] == pytest.approx(88.0) and r["ratio_vs_tfhe_ntt"] == pytest.approx(1.5)
+    assert r["kind"] == "batch, limbs in sequence"
+    assert r["hierarchical"].startswith("3 copies of the synthesized 2-limb design (its limbs in sequence, 2 through each of its 1 engine)")
+    big = rows[223]                                      # 8 limbs: 4 copies, 20 mm2, within the budget
+    assert big["copies"] == 4 and big["fits_25mm2"] and big["ratio_in_sequence_25mm2"] is None
 
 
 def test_port_bound_named(build):
