@@ -23,6 +23,7 @@ from pathlib import Path
 import layout
 import papers  # verif/papers: the papers' figures, data/papers/
 from pdk import CORNERS
+from reports import synth_kept
 from reports.common import (best_designs, efficiency, entries, entry, REPORTS, cli, fmt, generated_by, harden_result, manifest, md_head,
                             pyplot, ratio, run_designs, save_figure, tools_text, write_csv, write_json,
                             write_md, write_text)
@@ -31,6 +32,23 @@ PAPER = papers.data_path("gshoup")
 PAPER_NAMES = {"Shoup": "shoup", "Barrett optimized": "barrett", "This work": "gshoup"}
 TITLES = {"barrett": "BarrettOpt", "shoup": "Shoup", "gshoup": "GShoup"}
 POLY_N = 4096  # polynomial size of the Figure 3 model (FHE-typical); see polymul_model()
+
+
+KEPT_NOTES = {}  # design -> how its kept synthesis is described (synth_kept.note), for the designs read from reports/synth/
+
+
+def synth_result(d: str):
+    """d's post-synthesis metrics: build/'s of its current RTL (kept in reports/synth/<d>.json as well, so
+    that a clone without the syntheses regenerates the same table), else the kept one, else None.
+    flow/reports/synth_kept.py says when a kept record is used."""
+    synth_kept.keep(d)
+    got = synth_kept.result(d)
+    if got is None:
+        return None
+    _, m, note = got
+    if note:
+        KEPT_NOTES[d] = note
+    return m
 
 
 def paper_table1(path: Path = PAPER) -> dict:
@@ -71,7 +89,7 @@ def write_tables(designs, failures, paper):
     ours = {}
     es = entries(designs)
     for d in designs:
-        m = harden_result(d)
+        m = synth_result(d)
         if m:
             ours[(es[d]["family"], es[d]["params"]["k"])] = (m["critical_path_ns"], m["design__instance__area"], m)
     widths = sorted({k for _, k in ours} | {k for _, k in paper})
@@ -160,6 +178,14 @@ def claims_paragraph(summary):
     )
 
 
+def kept_sentence() -> str:
+    """Which designs' figures come from reports/synth/ (this build folder has not synthesized them)."""
+    if not KEPT_NOTES:
+        return ", kept in `reports/synth/<design>.json` as well"
+    return ("; where this build folder has no synthesis of a design, from the one kept in "
+            "`reports/synth/<design>.json` (" + "; ".join(f"`{d}`: {n}" for d, n in sorted(KEPT_NOTES.items())) + ")")
+
+
 def write_markdown(rows, ours, paper, failures, lines, growth, summary):
     table = md_head("design", "size", "critical path, ns (tt)", "area, um2", "cells", "latency", "paper: critical path, ns",
                     "paper: area, um2", "status")
@@ -172,12 +198,13 @@ def write_markdown(rows, ours, paper, failures, lines, growth, summary):
         if r["critical_path_ns"] is not None:
             corners.append(f"| {r['family']} | {r['k']} | {r['critical_path_ns']:.3f} | {fmt(r['critical_path_ss_ns'], '.3f')} | "
                            f"{fmt(r['critical_path_ff_ns'], '.3f')} | `{r['worst_path']}` |")
-    metas = [harden_result(d) for d in (r["design"] for r in rows) if harden_result(d)]
+    best, after = best_section(ours), post_route_section(rows)  # first: they read the `_fast` designs (kept_sentence)
+    metas = [m for m in (synth_result(r["design"]) for r in rows) if m]
     tools = metas[0]["tools"] if metas else {}
     dates = sorted(m["date"] for m in metas)
     text = f"""# Table 1 in SKY130: critical path and area of the modular multipliers
 
-{generated_by(__file__)} from `build/<design>/harden/metrics.json`.
+{generated_by(__file__)} from `build/<design>/harden/metrics.json`{kept_sentence()}.
 Post-synthesis figures without wire parasitics (the sky130 Liberty has no wire-load model): the
 paper's Table 1 is post-synthesis too. Ideal clock, zero I/O delay, inputs driven by a
 sky130_fd_sc_hd__buf_2 (about a register output), clock constrained to 0.25 ns as in the paper,
@@ -213,8 +240,7 @@ ones per polynomial product, run one after another on fully pipelined units (one
 period of the unit), by BarrettOpt alone, by Shoup plus BarrettOpt, or by GShoup alone.
 `ntt_table.md` measures the same comparison in hardware, on NTT tiles with each arrangement.
 """
-    text += best_section(ours)
-    text += post_route_section(rows)
+    text += best + after
     if failures:
         text += "\n## Failed runs\n\n" + "\n".join(f"- {d}: {why}" for d, why in failures.items()) + "\n"
     write_text("asic_table.md", text)
@@ -233,7 +259,7 @@ def post_route_section(rows) -> str:
                     "S^2/(P*A): synthesis -> route", "layout")
     eff = {}
     for d in designs:
-        m = best_result(d) if d in best else harden_result(d)
+        m = best_result(d) if d in best else synth_result(d)
         if not m:
             continue
         k = entry(d)["params"]["k"]
@@ -275,11 +301,11 @@ Efficiency loss from 32 bits, S^2/(P*A) at 32 bits over S^2/(P*A) at k (the goal
 def best_result(d: str):
     """A `_fast` design's result, or else its variant's (`alias_of` in its manifest: the same
     design under its variant name, as `make dse` measured it)."""
-    m = harden_result(d)
+    m = synth_result(d)
     if m:
         return m
     alias = (manifest(d) or {}).get("alias_of")
-    return harden_result(alias) if alias else None
+    return synth_result(alias) if alias else None
 
 
 def best_section(ours) -> str:
@@ -353,7 +379,7 @@ def write_benchmark(designs):
              *md_head("design", "step", "wall time (s)", "peak memory (MB)", "date")]
     total = 0.0
     for d in designs:
-        m = harden_result(d)
+        m = synth_result(d)
         if not m:
             lines.append(f"| {d} | (no result) | n/a | n/a | n/a |")
             continue
