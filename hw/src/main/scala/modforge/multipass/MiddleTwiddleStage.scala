@@ -79,9 +79,11 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
     m.in_l := primes.pick(barrettConsts.map(x => BigInt(x._3)), m.in_l.getWidth)
     (m.out_t, m.out_valid)
   }
-  private def choice(sel: UInt) = PrimeChoice(c.qs, if (S > 1) sel else null)
+  // The selects' copies (PrimeChoice): two levels for the pass's limb, steady from the pass's start; one for the
+  // seeds' multiplier and start ratios, whose first product reads them two cycles after the init's limb is latched.
+  private def choice(sel: UInt, copies: Int) = if (S > 1) PrimeChoice(c.qs, sel, copies) else PrimeChoice.one(c.qs.head)
   /** The pass's prime. */
-  private val current = choice(io.limb)
+  private val current = choice(io.limb, 2)
   private def cat(parts: (UInt, Int)*): UInt = {
     val ps = parts.filter(_._2 > 0)
     if (ps.isEmpty) U(0, 1 bits) else ps.map { case (v, b) => v.resize(b).asBits }.reduce(_ ## _).asUInt
@@ -183,8 +185,8 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   // init starts (the pass may end, and the limb move on, while it runs); after reset limb 0's. A block step is the
   // pass's own limb.
   val initLimb = (S > 1) generate (Reg(UInt(PrimeChoice.selBits(S) bits)) init (0))
-  private val atInit = choice(initLimb)
-  private val seeding = choice(if (S > 1) Mux(initMode, initLimb, io.limb) else null)
+  private val atInit = choice(initLimb, 1)
+  private val seeding = choice(if (S > 1) Mux(initMode, initLimb, io.limb) else null, 1)
   private val startRatios = Vec((0 until d).map(kk => atInit.pick(c.qs.indices.map(c.rowRatioOf(_, kk)), w)) :+
     atInit.pick(c.qs.indices.map(c.ratioStepOf), w))
   private val blockSteps = Vec((0 until d).map(kk => current.pick(c.qs.indices.map(c.seedStepOf(_, kk)), w)) :+

@@ -32,7 +32,8 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[
     val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
   }
   val q: BigInt = primes.head
-  val choice: PrimeChoice = PrimeChoice(primes, if (primes.size > 1) io.sel else null)
+  // Two levels of the select's copies, on the free clock (PrimeChoice): the caller changes it between passes.
+  val choice: PrimeChoice = if (primes.size > 1) PrimeChoice(primes, io.sel, copies = 2, domain = free) else PrimeChoice.one(primes.head)
   /** The pipelines' builder, on this component's clock (gated by the tick) and reset tree. */
   val pipes = new NttPipelines(cfg.shape, choice, psis, free, io.tick, io.resetSource)
   val tw: StreamTwiddles = pipes.tw

@@ -34,7 +34,9 @@ class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigI
     /** With several primes: the prime of the frames in the pipeline ([[PrimeChoice]]), steady while any is. */
     val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
   }
-  val pipes = new NttPipelines(shape, PrimeChoice(primes, if (primes.size > 1) io.sel else null), psis, free, io.tick, io.resetSource)
+  // Two levels of the select's copies, on the free clock (PrimeChoice): the caller changes it between passes.
+  val pipes = new NttPipelines(shape, if (primes.size > 1) PrimeChoice(primes, io.sel, copies = 2, domain = free) else PrimeChoice.one(primes.head),
+    psis, free, io.tick, io.resetSource)
   val (result, latency) =
     if (inverse) pipes.inverse(io.x.toList, 0)
     else pipes.forward(Seq(io.x.toList)) match { case (Seq(y), o) => (y, o) }

@@ -56,7 +56,8 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
     else if (tables.head.size == 1) (primes.pick(tables.map(_.head), k), primes.pick(tables.zipWithIndex.map { case (t, l) => companionOf(l, t.head) }, k))
     else {
       val (words, bits) = flat(tables, (l, v) => (v << k) | companionOf(l, v))
-      val all = Vec(words.map(v => U(v, 2 * k bits)))((primes.sel ## idx.resize(bits)).asUInt)
+      val all = if (primes.copies == 0) Vec(words.map(v => U(v, 2 * k bits)))((primes.sel ## idx.resize(bits)).asUInt)
+        else PrimeChoice.sliced(words, 2 * k, words.size, () => (primes.selCopy() ## idx.resize(bits)).asUInt)
       (all(k, k bits), all(0, k bits))
     }
   }
@@ -101,11 +102,10 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
     val (words, bits) = flat(tables, (l, v) => (v << k) | companionOf(l, v))
     val ib = bits + primes.bits
     val sb = TwiddleMul.sliceBits(words.size)
-    val index = (primes.sel ## idxAhead.resize(bits)).asUInt
     val slices = (0 until 2 * k by sb).map { lo =>
       val n = math.min(sb, 2 * k - lo)
       val rom = Vec(words.map(v => U((v >> lo) & ((BigInt(1) << n) - 1), n bits)))
-      rom(modforge.KeepReg(index.resize(ib)))
+      rom(modforge.KeepReg((primes.selCopy() ## idxAhead.resize(bits)).asUInt.resize(ib)))
     }
     val all = Cat(slices).asUInt
     (all(k, k bits), all(0, k bits))
