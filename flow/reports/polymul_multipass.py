@@ -102,8 +102,9 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
         area = copies * area_mm2
         goal = GOALS.get(n, 3.0)
         # The passes' own cycles (lanes and fills); above them, the cycles are the engine's AXI port's beats.
-        passes = max(a + b for a, b in zip(m["model_cycles"], m["fill_cycles"])) if m.get("batch") else sum(
-            a + b for a, b in zip(m["model_cycles"], m["fill_cycles"]))
+        # (With limbs in sequence a product is `rounds` items, each the passes' cycles.)
+        passes = (max(a + b for a, b in zip(m["model_cycles"], m["fill_cycles"])) if m.get("batch") else sum(
+            a + b for a, b in zip(m["model_cycles"], m["fill_cycles"]))) * m.get("rounds", 1)
         limit = ("area" if area > AREA_BUDGET_MM2 else
                  "bandwidth" if nbytes / MEMORIES["hbm2_256"] * 1e6 > engine_us else
                  "the engine's AXI port (bus width)" if cycles > passes else "cycles at the clock (lanes)")
