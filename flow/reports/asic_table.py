@@ -38,10 +38,13 @@ KEPT_NOTES = {}  # design -> how its kept synthesis is described (synth_kept.not
 
 
 def synth_result(d: str):
-    """d's post-synthesis metrics: build/'s of its current RTL (kept in reports/synth/<d>.json as well, so
+    """d's post-synthesis metrics: build/'s (kept in reports/synth/<d>.json as well when made from its current RTL, so
     that a clone without the syntheses regenerates the same table), else the kept one, else None.
     flow/reports/synth_kept.py says when a kept record is used."""
     synth_kept.keep(d)
+    m = harden_result(d)
+    if m:
+        return m  # build/'s, as before (run_designs reruns one of older RTL unless --collect-only)
     got = synth_kept.result(d)
     if got is None:
         return None
