@@ -71,10 +71,21 @@ MULTIPASS_W = 31                    # the widest limb the rows engine's multipli
 ENGINES = ("single", "multi")
 
 
+def multipass_name(n: int, n1: int, p: int, r: int = 1) -> str:
+    """A multi-pass step's point: the one-limb batch engine, or (r > 1) one engine running r limbs in sequence."""
+    if r == 1:
+        return f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1"
+    return f"mpoly_{n}_x{n1}_k{r}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1_r{r}"
+
+
+def multipass_points(n: int) -> list:
+    """The multi-pass step's one-limb points at n: [(n1, P)], n1 smallest first, then P."""
+    return [(n1, p) for n1 in MULTIPASS_N1 if n % n1 == 0 and n // n1 in MULTIPASS_N2 for p in MULTIPASS_LANES]
+
+
 def multipass_names(n: int) -> list:
     """The multi-pass step's points at n: [(design, lanes)], n1 smallest first, then P."""
-    return [(f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1", p)
-            for n1 in MULTIPASS_N1 if n % n1 == 0 and n // n1 in MULTIPASS_N2 for p in MULTIPASS_LANES]
+    return [(multipass_name(n, n1, p), p) for n1, p in multipass_points(n)]
 
 
 def sequence_rounds(limbs: int, per_copy_mm2: float, budget_mm2: float = 25.0):
@@ -82,11 +93,6 @@ def sequence_rounds(limbs: int, per_copy_mm2: float, budget_mm2: float = 25.0):
     area)); None where one copy alone is over it."""
     fit = int(budget_mm2 // per_copy_mm2)
     return None if fit < 1 else -(-limbs // fit)
-
-
-def sequence_name(one_limb: str, r: int) -> str:
-    """The one-limb batch point's engine running r limbs in sequence: `_k<r>` after `_x<n1>`, `_r<r>` last."""
-    return re.sub(r"_x(\d+)_", lambda m: f"_x{m.group(1)}_k{r}_", one_limb, count=1) + f"_r{r}"
 
 
 STEPS = (("width", "limb width w"), ("mul", "multipliers"), ("class", "prime class"), ("store", "delay-line storage"),
@@ -400,25 +406,28 @@ class SetSweep:
         kept = self.screen("multipass", cands)
         self.run("multipass", kept, aliases=False)
         rows = []
+        point_of = {multipass_name(n, n1, p): (n1, p) for n1, p in multipass_points(n)}
 
         def measure(points):
+            """[(polymul_multipass row, its polymul_best candidate)] of the points at this set."""
             got = []
             for d, _ in points:
                 mf = pb.stream_manifest(d)
                 if mf:
-                    got += [pe.multipass_candidate(r, {"base": pb.baselines(store, n, logq), "paper": None})
+                    got += [(r, pe.multipass_candidate(r, {"base": pb.baselines(store, n, logq), "paper": None}))
                             for r in pm.rows_of(d, mf, [(n, logq)], store) if "area_mm2" in r]
             return got
-        rows += measure(kept)
+        measured = measure(kept)
+        rows += [c for _, c in measured]
         # Limbs in sequence (docs/polymul_multipass.md, "RTL: limbs in sequence"): where the set's copies of the best
         # one-limb point exceed 25 mm2, one engine running r limbs in sequence, r = ceil(L / the copies that fit),
         # measured; its tables make it larger than the one-limb engine, so r is chosen again from its own area
         # (at most three rounds of this).
-        one = [r for r in rows if r["area_mm2"] > pm.AREA_BUDGET_MM2]
+        one = [(r, c) for r, c in measured if not r["fits_25mm2"]]
         if one:
-            best1 = max(one, key=pe.rank)
-            copies1 = int(re.search(r"^(\d+) copies", best1["hierarchical"]).group(1)) if best1["hierarchical"][0].isdigit() else 1
-            per_copy, limbs = best1["area_mm2"] / copies1, copies1
+            best1, _ = max(one, key=lambda rc: pe.rank(rc[1]))
+            n1, p = point_of[best1["design"]]
+            per_copy, limbs = best1["area_mm2"] / best1["copies"], best1["limbs"]
             tried = set()
             for _ in range(3):
                 r = sequence_rounds(limbs, per_copy, pm.AREA_BUDGET_MM2)
@@ -426,15 +435,15 @@ class SetSweep:
                     break
                 fit = -(-limbs // r)
                 tried.add(r)
-                d = sequence_name(best1["design"], r)
+                d = multipass_name(n, n1, p, r)
                 self.out(f"  limbs in sequence: {limbs} limbs over copies of {per_copy:.2f} mm2 -> {fit} engines of {r}: {d}")
-                pts = self.screen("multipass", [(d, int(re.search(r"_p(\d+)", d).group(1)))])
+                pts = self.screen("multipass", [(d, p)])
                 self.run("multipass", pts, aliases=False)
                 got = measure(pts)
-                rows += got
-                if not got or got[0]["fits_25mm2"]:
+                rows += [c for _, c in got]
+                if not got or got[0][0]["fits_25mm2"]:
                     break
-                per_copy = got[0]["area_mm2"] / -(-limbs // r)  # the r-limb engine's own area: the next r from it
+                per_copy = got[0][0]["area_mm2"] / got[0][0]["copies"]  # the r-limb engine's own area: the next r from it
         b = max(rows, key=pe.rank) if rows else None
         self.log.append(f"{self.set}: multipass: {len(cands)} points, {len(rows)} measured, best "
                         + (f"{b['design']} ({b['area_mm2']:.1f} mm2 for L copies, "

@@ -773,7 +773,8 @@ def test_limbs_in_sequence_names_and_rounds():
     """The DSE's limbs-in-sequence point (flow/dse_polymul.py, step 8): the one-limb point's engine with r limbs, r from
     the copies that fit 25 mm2 (worked by hand: 4 limbs, 7.68 mm2 a copy -> 3 fit -> 2 each; 29 limbs at 11.64 mm2 ->
     2 fit -> 15 each; a copy of 26 mm2 fits none)."""
-    assert dse_polymul.sequence_name("mpoly_8192_x32_b256_l1_s32_p1_w31_t1", 2) == "mpoly_8192_x32_k2_b256_l1_s32_p1_w31_t1_r2"
+    assert dse_polymul.multipass_name(8192, 32, 1) == "mpoly_8192_x32_b256_l1_s32_p1_w31_t1"
+    assert dse_polymul.multipass_name(8192, 32, 1, 2) == "mpoly_8192_x32_k2_b256_l1_s32_p1_w31_t1_r2"
     assert dse_polymul.sequence_rounds(4, 7.68) == 2
     assert dse_polymul.sequence_rounds(29, 11.64) == 15
     assert dse_polymul.sequence_rounds(6, 8.4) == 3

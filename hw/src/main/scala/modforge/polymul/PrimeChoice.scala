@@ -53,9 +53,7 @@ case class PrimeChoice(primes: Seq[BigInt], sel: UInt, copies: Int = 0, domain: 
   /** values(sel) as a `width`-bit signal: the literal with one prime. */
   def pick(values: Seq[BigInt], width: Int): UInt = {
     require(values.size == count, s"${values.size} values for $count primes")
-    if (single) U(values.head, width bits)
-    else if (copies == 0) Vec(values.map(v => U(v, width bits)))(sel)
-    else PrimeChoice.sliced(values, width, count, () => selCopy())
+    if (single) U(values.head, width bits) else PrimeChoice.sliced(values, width, count, () => selCopy())
   }
   /** q(sel). */
   def q(width: Int): UInt = pick(primes, width)

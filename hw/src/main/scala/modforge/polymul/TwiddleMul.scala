@@ -56,8 +56,7 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
     else if (tables.head.size == 1) (primes.pick(tables.map(_.head), k), primes.pick(tables.zipWithIndex.map { case (t, l) => companionOf(l, t.head) }, k))
     else {
       val (words, bits) = flat(tables, (l, v) => (v << k) | companionOf(l, v))
-      val all = if (primes.copies == 0) Vec(words.map(v => U(v, 2 * k bits)))((primes.sel ## idx.resize(bits)).asUInt)
-        else PrimeChoice.sliced(words, 2 * k, words.size, () => (primes.selCopy() ## idx.resize(bits)).asUInt)
+      val all = PrimeChoice.sliced(words, 2 * k, words.size, () => (primes.selCopy() ## idx.resize(bits)).asUInt)
       (all(k, k bits), all(0, k bits))
     }
   }
