@@ -28,8 +28,9 @@ one at a time (coordinate descent, as flow/dse.py does for the multipliers), not
   8. the multi-pass engine over external memory (docs/polymul_multipass.md), one-limb batch designs
      `mpoly_<n>_x<n1>_b256_l1_s32_p<P>_w31_t1` for n1 in 16..128 with n2 = n / n1 in 64..512 (the rows
      engine's delay lines, flip-flops to 256 words) and P in 1, 2: one synthesis serves every set of its n,
-     counted L times (reports/polymul_multipass.md). Where those L copies exceed 25 mm2, the best one-limb point's
-     engine with r limbs in sequence (`_k<r>_..._r<r>`, r = ceil(L / the copies that fit)), measured, and r chosen
+     counted L times (reports/polymul_multipass.md). Where those L copies exceed 25 mm2, the best one-limb point
+     with the narrowest limbs that keep the set's L (`_w<w>`, narrowest_width), measured; where those still exceed
+     it, the engine with r limbs in sequence (`_k<r>_..._r<r>`, r = ceil(L / the copies that fit)), measured, and r chosen
      again from its own area while it does not fit (its tables of constants grow with r), at most three times.
      The set's best engine, single-pass or multi-pass, is
      reports/polymul_best.csv's row (flow/reports/polymul_engines.py). --engines picks the steps: `single`
@@ -68,14 +69,32 @@ MULTIPASS_N1 = (16, 32, 64, 128)
 MULTIPASS_N2 = (64, 128, 256, 512)  # rows engine sizes: delay lines in flip-flops to 256 words, macros beyond
 MULTIPASS_LANES = (1, 2)
 MULTIPASS_W = 31                    # the widest limb the rows engine's multipliers take: fewest limbs
+MULTIPASS_W_MIN = 20                # the narrowest limb step 8 tries (narrowest_width)
 ENGINES = ("single", "multi")
 
 
-def multipass_name(n: int, n1: int, p: int, r: int = 1) -> str:
-    """A multi-pass step's point: the one-limb batch engine, or (r > 1) one engine running r limbs in sequence."""
+def multipass_name(n: int, n1: int, p: int, r: int = 1, w: int = MULTIPASS_W) -> str:
+    """A multi-pass step's point: the one-limb batch engine, or (r > 1) one engine running r limbs in sequence, of
+    w-bit limbs."""
     if r == 1:
-        return f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1"
-    return f"mpoly_{n}_x{n1}_k{r}_b256_l1_s32_p{p}_w{MULTIPASS_W}_t1_r{r}"
+        return f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{w}_t1"
+    return f"mpoly_{n}_x{n1}_k{r}_b256_l1_s32_p{p}_w{w}_t1_r{r}"
+
+
+def narrowest_width(n: int, logq: int, limbs: int, widest: int = MULTIPASS_W, narrowest: int = MULTIPASS_W_MIN):
+    """The narrowest limb width that still gives the set `limbs` limbs (the engine's default primes, stream_primes),
+    or None if only `widest` does. A narrower limb shrinks every multiplier, adder and memory word of the engine at
+    the same cycles: (4096, 113) takes 4 limbs at 29 bits as at 31 (docs/polymul_multipass.md, "Narrower limbs")."""
+    from polymul.multipass import MultipassError, stream_primes
+    best = None
+    for w in range(widest - 1, narrowest - 1, -1):
+        try:
+            if len(stream_primes(n, logq, w)) != limbs:
+                break
+        except MultipassError:
+            break
+        best = w
+    return best
 
 
 def multipass_points(n: int) -> list:
@@ -419,8 +438,9 @@ class SetSweep:
             return got
         measured = measure(kept)
         rows += [c for _, c in measured]
-        # Limbs in sequence (docs/polymul_multipass.md, "RTL: limbs in sequence"): where the set's copies of the best
-        # one-limb point exceed 25 mm2, one engine running r limbs in sequence, r = ceil(L / the copies that fit),
+        # Where the set's copies of the best one-limb point exceed 25 mm2: first the same point with the narrowest
+        # limbs that keep L (narrowest_width), then, if those copies still exceed it,
+        # limbs in sequence (docs/polymul_multipass.md, "RTL: limbs in sequence"): one engine running r limbs in sequence, r = ceil(L / the copies that fit),
         # measured; its tables make it larger than the one-limb engine, so r is chosen again from its own area
         # (at most three rounds of this).
         one = [(r, c) for r, c in measured if not r["fits_25mm2"]]
@@ -428,6 +448,21 @@ class SetSweep:
             best1, _ = max(one, key=lambda rc: pe.rank(rc[1]))
             n1, p = point_of[best1["design"]]
             per_copy, limbs = best1["area_mm2"] / best1["copies"], best1["limbs"]
+            w = MULTIPASS_W
+            # Narrower limbs first: the same limbs and cycles in smaller copies (narrowest_width), measured.
+            narrow = narrowest_width(n, logq, limbs)
+            if narrow is not None:
+                d = multipass_name(n, n1, p, 1, narrow)
+                self.out(f"  narrower limbs: {limbs} limbs of {narrow} bits as of {MULTIPASS_W}: {d}")
+                pts = self.screen("multipass", [(d, p)])
+                self.run("multipass", pts, aliases=False)
+                got = measure(pts)
+                rows += [c for _, c in got]
+                if got and got[0][0]["area_mm2"] / got[0][0]["copies"] < per_copy:
+                    per_copy, w = got[0][0]["area_mm2"] / got[0][0]["copies"], narrow
+                if got and got[0][0]["fits_25mm2"]:
+                    one = []  # the narrower copies fit: no limbs in sequence
+        if one:
             tried = set()
             for _ in range(3):
                 r = sequence_rounds(limbs, per_copy, pm.AREA_BUDGET_MM2)
@@ -435,7 +470,7 @@ class SetSweep:
                     break
                 fit = -(-limbs // r)
                 tried.add(r)
-                d = multipass_name(n, n1, p, r)
+                d = multipass_name(n, n1, p, r, w)
                 self.out(f"  limbs in sequence: {limbs} limbs over copies of {per_copy:.2f} mm2 -> {fit} engines of {r}: {d}")
                 pts = self.screen("multipass", [(d, p)])
                 self.run("multipass", pts, aliases=False)

@@ -779,3 +779,34 @@ def test_limbs_in_sequence_names_and_rounds():
     assert dse_polymul.sequence_rounds(29, 11.64) == 15
     assert dse_polymul.sequence_rounds(6, 8.4) == 3
     assert dse_polymul.sequence_rounds(8, 26.0) is None
+
+
+def test_narrowest_width_keeps_the_limbs():
+    """The DSE's narrower-limb point (flow/dse_polymul.py, step 8): the narrowest w whose default primes still give the
+    set its L limbs. The oracle is the product of the w-bit primes q = 1 mod 2n counted down from 2^w by trial
+    division, independent of primetools: L of them reach 2^logq, L - 1 do not."""
+    def primes_down(w, n, count):
+        out, q = [], ((1 << w) - 1) // (2 * n) * (2 * n) + 1
+        while len(out) < count and q >= 1 << (w - 1):
+            if all(q % d for d in range(2, int(q ** 0.5) + 1)):
+                out.append(q)
+            q -= 2 * n
+        return out
+
+    def limbs(w, n, logq):
+        prod, k = 1, 0
+        for q in primes_down(w, n, 64):
+            prod, k = prod * q, k + 1
+            if prod >= 1 << logq:
+                return k
+        return None
+
+    for n, logq, L in ((4096, 113, 4), (8192, 157, 6), (8192, 123, 4)):
+        w = dse_polymul.narrowest_width(n, logq, L)
+        if w is None:  # only 31-bit limbs give L: 30-bit ones need more
+            assert limbs(30, n, logq) != L
+            continue
+        assert limbs(w, n, logq) == L and limbs(w - 1, n, logq) != L
+    assert dse_polymul.narrowest_width(4096, 113, 4) == 29
+    assert dse_polymul.multipass_name(4096, 16, 1, 1, 29) == "mpoly_4096_x16_b256_l1_s32_p1_w29_t1"
+    assert dse_polymul.multipass_name(8192, 32, 1, 3, 28) == "mpoly_8192_x32_k3_b256_l1_s32_p1_w28_t1_r3"
