@@ -63,3 +63,14 @@ def stop_step(flow_s: float, routing_s: float, pre_share: float, budget_s: float
     if before + routing_s >= budget_s:
         return "detailed routing"
     return "the checks after detailed routing"
+
+
+def stopped_class(step: str, steps_finished) -> str:
+    """The stop_step class of a step a time limit stopped a run in: "detailed routing" (OpenROAD.DetailedRouting),
+    "the checks after detailed routing" (a step after it: detailed routing among the finished steps), else "before
+    detailed routing". steps_finished: the run's finished step names (LibreLane's run folders, lower case)."""
+    if step == "OpenROAD.DetailedRouting":
+        return "detailed routing"
+    if any("detailedrouting" in s for s in steps_finished or ()):
+        return "the checks after detailed routing"
+    return "before detailed routing"

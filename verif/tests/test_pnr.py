@@ -213,6 +213,24 @@ def test_runtime_model_recovers_its_laws_and_says_where_a_limit_stops():
     assert pnr_runtime.fit([(1000, 10)]) is None  # one cell count: no fit
 
 
+def test_a_stopped_run_is_checked_against_the_model_at_its_own_limit():
+    """A run its time limit stopped is classed by the step it was in and compared with where the model says a run of
+    that limit stops: a stop before routing where the model expects routing is reported as a disagreement."""
+    from reports import pnr_runtime, pnr_table
+    assert pnr_runtime.stopped_class("OpenROAD.DetailedRouting", {"openroad-cts": {}}) == "detailed routing"
+    assert pnr_runtime.stopped_class("OpenROAD.ResizerTimingPostCTS", {"openroad-cts": {}}) == "before detailed routing"
+    assert (pnr_runtime.stopped_class("Magic.DRC", {"openroad-detailedrouting": {}})
+            == "the checks after detailed routing")
+    model = {"pre_share": 0.5}
+    # flow 40000 s, routing 30000 s: the other steps 10000, half before routing; a 9000 s limit stops in routing
+    a = {"step": "OpenROAD.DetailedRouting", "limit_s": 9000, "steps_finished": {"openroad-cts": {}},
+         "load_1m": {"mean": 2.1, "max": 3.0}}
+    assert "model says detailed routing: agrees; load 2.1 mean" in pnr_table.stop_agreement(model, 40000, 30000, a)
+    a["step"] = "OpenROAD.ResizerTimingPostCTS"
+    assert "**does not agree** (before detailed routing)" in pnr_table.stop_agreement(model, 40000, 30000, a)
+    assert pnr_table.stop_agreement(model, 40000, 30000, None) == ""
+
+
 # ---- one real layout ----
 
 def _tools_or_skip():
@@ -291,6 +309,29 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     m["hold_wns_ns"], m["corners"][CORNERS[1]]["hold_ws_ns"] = -0.689, -0.689
     (done / "metrics.json").write_text(json.dumps(m))
     assert pnr_table.layout_status("a_32") == f"signoff clean; hold violated by 0.689 ns at {CORNERS[1]}"
+
+
+def test_a_run_beside_other_work_does_not_replace_a_kept_run_alone(tmp_path, monkeypatch):
+    """make test lays out mul_16 beside two other chains: that run (load above the cores) must not replace the kept
+    layout run alone of the same RTL, clock and settings, nor overwrite its kept record; a quiet rerun does."""
+    import layout
+    from reports import pnr_table
+    monkeypatch.setattr(layout, "BUILD", tmp_path)
+    monkeypatch.setattr(pnr_table, "REPORTS", tmp_path / "reports")
+    (tmp_path / "reports" / "pnr").mkdir(parents=True)
+    alone = {**_layout_metrics(), "rtl_sha256": "r", "settings": {"DRT_THREADS": 2}, "runtime_s": 419.0,
+             "load_1m": {"mean": 2.3, "max": 2.9, "cores": 2}}
+    busy = {**alone, "runtime_s": 504.0, "load_1m": {"mean": 3.9, "max": 4.9, "cores": 2}}
+    (tmp_path / "reports" / "pnr" / "m_16.json").write_text(json.dumps(alone))
+    (tmp_path / "m_16" / "pnr").mkdir(parents=True)
+    (tmp_path / "m_16" / "pnr" / "metrics.json").write_text(json.dumps(busy))
+    assert pnr_table.result("m_16")["runtime_s"] == 419.0
+    busy["rtl_sha256"] = "other"  # other RTL: the new run is the design's layout, whatever the load
+    (tmp_path / "m_16" / "pnr" / "metrics.json").write_text(json.dumps(busy))
+    assert pnr_table.result("m_16")["runtime_s"] == 504.0
+    quiet = {**alone, "runtime_s": 430.0}
+    (tmp_path / "m_16" / "pnr" / "metrics.json").write_text(json.dumps(quiet))
+    assert pnr_table.result("m_16")["runtime_s"] == 430.0
 
 
 def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
