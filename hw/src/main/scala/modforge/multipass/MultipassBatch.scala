@@ -19,9 +19,9 @@ import spinal.lib.bus.amba4.axi._
   * different regions, so the units never touch one another's data. Nothing else orders them: `columns` may run
   * ahead of `rows` by any number of products.
   *
-  * **The port.** The three units' AXI4 masters share it through SpinalHDL's arbiters (`Axi4ReadOnlyArbiter`,
-  * `Axi4WriteOnlyArbiter`: round-robin on AR and AW, the unit in the two ID bits above the passes' own, W routed
-  * in AW order), as [[MultipassLimbs]] shares it among limbs. Each unit's AW waits until its burst's W beats are
+  * **The port.** The three units' AXI4 masters share it through arbiters: SpinalHDL's `Axi4ReadOnlyArbiter`, and
+  * [[WriteArbiter]], SpinalHDL's `Axi4WriteOnlyArbiter` with its W select held in copies (round-robin on AR and AW, the
+  * unit in the two ID bits above the passes' own, W routed in AW order), as [[MultipassLimbs]] shares it among limbs. Each unit's AW waits until its burst's W beats are
   * buffered ([[WriteAfterData]]), so that a burst granted before its data cannot block the other units' writes.
   *
   * `start` (taken while not `busy`) takes `count` and runs the batch; `done` pulses one cycle when the last
@@ -54,7 +54,7 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
 
   // ---- The port: the three units behind SpinalHDL's arbiters ----
   val reads = Axi4ReadOnlyArbiter(c.batchAxi, 3)
-  val writes = Axi4WriteOnlyArbiter(c.batchAxi, 3, c.batchRouteDepth)
+  val writes = WriteArbiter(c.batchAxi, 3, c.batchRouteDepth)
   /** Each unit's AW waits for its burst's W beats (measured: without, a batch of four took 1.34 times its promise). */
   val held = units.map(_ => new WriteAfterData(m.axi, m.burstBeats, c.outstanding))
   for (((u, h), i) <- units.zip(held).zipWithIndex) {
