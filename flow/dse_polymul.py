@@ -438,33 +438,40 @@ class SetSweep:
             return got
         measured = measure(kept)
         rows += [c for _, c in measured]
+
+        def one_point(d, lanes):
+            """Synthesizes (if not up to date) and measures one more point: its polymul_multipass row, or None."""
+            pts = self.screen("multipass", [(d, lanes)])
+            self.run("multipass", pts, aliases=False)
+            got = measure(pts)
+            rows.extend(c for _, c in got)
+            return got[0][0] if got else None
+
+        def per_copy_of(row):
+            return row["area_mm2"] / row["copies"]
+
         # Where the set's copies of the best one-limb point exceed 25 mm2: first the same point with the narrowest
-        # limbs that keep L (narrowest_width), then, if those copies still exceed it,
-        # limbs in sequence (docs/polymul_multipass.md, "RTL: limbs in sequence"): one engine running r limbs in sequence, r = ceil(L / the copies that fit),
-        # measured; its tables make it larger than the one-limb engine, so r is chosen again from its own area
-        # (at most three rounds of this).
+        # limbs that keep L (narrowest_width); then, if those copies still exceed it, limbs in sequence
+        # (docs/polymul_multipass.md, "RTL: limbs in sequence"): one engine running r limbs, r = ceil(L / the copies
+        # that fit), measured; its tables make it larger than the one-limb engine, so r is chosen again from its own
+        # area (at most three rounds of this).
         one = [(r, c) for r, c in measured if not r["fits_25mm2"]]
         if one:
             best1, _ = max(one, key=lambda rc: pe.rank(rc[1]))
             n1, p = point_of[best1["design"]]
-            per_copy, limbs = best1["area_mm2"] / best1["copies"], best1["limbs"]
-            w = MULTIPASS_W
+            per_copy, limbs = per_copy_of(best1), best1["limbs"]
+            w, fits = MULTIPASS_W, False
             # Narrower limbs first: the same limbs and cycles in smaller copies (narrowest_width), measured.
             narrow = narrowest_width(n, logq, limbs)
             if narrow is not None:
                 d = multipass_name(n, n1, p, 1, narrow)
                 self.out(f"  narrower limbs: {limbs} limbs of {narrow} bits as of {MULTIPASS_W}: {d}")
-                pts = self.screen("multipass", [(d, p)])
-                self.run("multipass", pts, aliases=False)
-                got = measure(pts)
-                rows += [c for _, c in got]
-                if got and got[0][0]["area_mm2"] / got[0][0]["copies"] < per_copy:
-                    per_copy, w = got[0][0]["area_mm2"] / got[0][0]["copies"], narrow
-                if got and got[0][0]["fits_25mm2"]:
-                    one = []  # the narrower copies fit: no limbs in sequence
-        if one:
+                got = one_point(d, p)
+                if got and per_copy_of(got) < per_copy:
+                    per_copy, w = per_copy_of(got), narrow
+                fits = bool(got and got["fits_25mm2"])  # the narrower copies fit: no limbs in sequence
             tried = set()
-            for _ in range(3):
+            for _ in range(0 if fits else 3):
                 r = sequence_rounds(limbs, per_copy, pm.AREA_BUDGET_MM2)
                 if r is None or r < 2 or r in tried:
                     break
@@ -472,13 +479,10 @@ class SetSweep:
                 tried.add(r)
                 d = multipass_name(n, n1, p, r, w)
                 self.out(f"  limbs in sequence: {limbs} limbs over copies of {per_copy:.2f} mm2 -> {fit} engines of {r}: {d}")
-                pts = self.screen("multipass", [(d, p)])
-                self.run("multipass", pts, aliases=False)
-                got = measure(pts)
-                rows += [c for _, c in got]
-                if not got or got[0][0]["fits_25mm2"]:
+                got = one_point(d, p)
+                if not got or got["fits_25mm2"]:
                     break
-                per_copy = got[0][0]["area_mm2"] / got[0][0]["copies"]  # the r-limb engine's own area: the next r from it
+                per_copy = per_copy_of(got)  # the r-limb engine's own area: the next r from it
         b = max(rows, key=pe.rank) if rows else None
         self.log.append(f"{self.set}: multipass: {len(cands)} points, {len(rows)} measured, best "
                         + (f"{b['design']} ({b['area_mm2']:.1f} mm2 for L copies, "

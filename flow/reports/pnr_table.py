@@ -42,14 +42,14 @@ BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
 
 def result(d: str):
     """A finished layout's metrics: build/<d>/pnr/metrics.json, else the copy kept in reports/pnr/<d>.json. A build/
-    run that shared the cores (shared_cores) does not replace a kept run alone of the same RTL, clock and settings:
+    run that shared the cores (ran_shared) does not replace a kept run alone of the same RTL, clock and settings:
     its step times are the machine's load, not the flow's (make test lays out mul_16 beside two other chains)."""
     got = [json.loads(f.read_text()) for f in (layout.design_dir(d) / "pnr" / "metrics.json", REPORTS / "pnr" / f"{d}.json")
            if f.exists()]
     if len(got) == 2:
         new, kept = got
         same = all(new.get(k) == kept.get(k) for k in ("rtl_sha256", "clock_period_ns", "settings"))
-        if same and shared_cores({"_m": new}) and not shared_cores({"_m": kept}) and kept.get("signoff_clean"):
+        if same and ran_shared(new) and not ran_shared(kept) and kept.get("signoff_clean"):
             return {**kept, "_kept_over_build": True}
     return got[0] if got else None
 
@@ -207,12 +207,17 @@ def row(d: str) -> dict:
     return r
 
 
-def shared_cores(r: dict) -> bool:
-    """A run that shared the machine's cores with other work: its mean 1-minute load (flow/pnr.py, LoadSampler)
-    above the cores plus half a core (LibreLane's steps use up to 2 threads). Runs recorded before the load was
-    (2026-11-29) are taken as run alone."""
-    load = (r.get("_m") or {}).get("load_1m")
+def ran_shared(m: dict) -> bool:
+    """A layout (its metrics) that shared the machine's cores with other work: its mean 1-minute load (flow/pnr.py,
+    LoadSampler) above the cores plus half a core (LibreLane's steps use up to 2 threads). Runs recorded before the
+    load was (2026-11-29) are taken as run alone."""
+    load = m.get("load_1m")
     return bool(load and load["mean"] > load["cores"] + 0.5)
+
+
+def shared_cores(r: dict) -> bool:
+    """A row whose layout shared the cores (ran_shared)."""
+    return ran_shared(r.get("_m") or {})
 
 
 def load_text(load) -> str:
