@@ -104,7 +104,7 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   /** The columns' root r1 = psi^n2, a primitive 2 n1-th root: the NTT unit's psi. */
   val r1: BigInt = psi.modPow(n2, q)
   /** The NTT unit: n1 points, the unit's lanes, w bits. */
-  val shape: NttShape = NttShape(n1, nttLanes, w, mul)
+  val shape: NttShape = NttShape(n1, nttLanes, w, mul, primes = qs.size)
   val barrettLatency: Int = mul.barrettLatency(w)
 
   /** The middle twiddles run down the columns ([[MiddleTwiddleStage]]): row k1 of a block is row k1 - d times a

@@ -33,6 +33,8 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
   def this(shape: NttShape, q: BigInt, psi: BigInt, free: ClockDomain, tick: Bool, resetSource: Bool) =
     this(shape, PrimeChoice.one(q), Seq(psi), free, tick, resetSource)
   require(psis.size == primes.count, s"${psis.size} roots for ${primes.count} primes")
+  require(shape.primes == primes.count, s"the shape says ${shape.primes} primes in sequence, the choice has ${primes.count}: " +
+    "its tables' split (NttShape.splitTable) and latency follow the shape")
   val q: BigInt = primes.primes.head
   val w: Int = shape.limbBits
   val P: Int = shape.lanes
@@ -65,6 +67,7 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
   /** x * table(block) in the second half of each block of 2d positions (`all`: in both halves,
     * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
   def sdfMul(x: UInt, o: Int, d: Int, table: Seq[Seq[BigInt]], upper: Option[Seq[BigInt]]): UInt = {
+    if (shape.splitTable(table.head.size)) return sdfMulSplit(x, o, d, table, upper)
     val pos = Phase(F, o, phaseReset())
     val second = pos(log2(d))
     def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
@@ -89,6 +92,37 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
     // wrong for one tick after reset, on empty beats.
     if (upper.isDefined) p else Mux(modforge.KeepReg(Delay(RegNext(second), Lm - 1).asUInt)(0), p, Delay(x1, Lm))
   }
+
+  /** [[sdfMul]] with the twiddle in two factors ([[NttShape.splitTable]]): block i = i_hi 2^m + i_lo (m = b / 2 of
+    * its b bits) takes psi^e(i) = A[i_hi] B[i_lo] ([[NttPipelines.splitTables]]), so x goes through two Shoup
+    * multipliers, A's (its table read at x's offset) and then B's (read Lm ticks later, when x A arrives). Latency
+    * 1 + 2 Lm, the second half's bypass delayed to match. The inverse's last stage (N^-1 in both halves, `upper`) has
+    * one block and is never split. */
+  private def sdfMulSplit(x: UInt, o: Int, d: Int, table: Seq[Seq[BigInt]], upper: Option[Seq[BigInt]]): UInt = {
+    require(upper.isEmpty, "a stage with N^-1 in both halves has one block: not split")
+    val b = log2(table.head.size)
+    val m = b / 2
+    val (as, bs) = NttPipelines.splitTables(table, primes.primes, m)
+    def block(p: UInt) = (p >> (log2(d) + 1)).resize(b)
+    /** (W, W') of table t at the block of the beat at offset `at`, its index from `part` of the block. */
+    def read(t: Seq[Seq[BigInt]], at: Int, part: UInt => UInt): (UInt, UInt) =
+      if (t.head.size < TwiddleMul.copiedFrom) mul.lookupOf(t, part(block(Phase(F, at, phaseReset()))))
+      else {
+        require(at >= 1, s"a $d-span stage's table read at offset $at: its index copies need offset >= 1")
+        mul.lookupCopiedOf(t, part(block(Phase(F, at - 1, phaseReset()))))
+      }
+    val (ta, tra) = read(as, o, i => (i >> m).resize(math.max(1, b - m)))
+    val (tb, trb) = read(bs, o + Lm, i => i.resize(math.max(1, m)))
+    val second = Phase(F, o, phaseReset())(log2(d))
+    val x1 = RegNext(x)
+    // One twiddle register per multiplier (KeepReg), as in sdfMul.
+    val pa = mul(x1, modforge.KeepReg(ta), modforge.KeepReg(tra))
+    val pb = mul(pa, modforge.KeepReg(tb), modforge.KeepReg(trb))
+    Mux(modforge.KeepReg(Delay(RegNext(second), 2 * Lm - 1).asUInt)(0), pb, Delay(x1, 2 * Lm))
+  }
+
+  /** Ticks a stage of `d` span adds for its twiddle's second factor ([[NttShape.splitTable]]). */
+  private def splitExtra(d: Int): Int = if (shape.splitTable(F / (2 * d))) Lm else 0
 
   /** The SDF butterflies with delay d of a group of lanes that step together (one delay line for
     * all, [[DelayLine]]): positions t and t + d of each block of 2d meet here; the first half waits
@@ -133,8 +167,8 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
         val d = span
         val blocks = F / (2 * d)
         val m = x.map(lanes => (0 until P).map(j => sdfMul(lanes(j), o, d, tws.map(t => (0 until blocks).map(i => t.fwd(s, j * blocks + i))), None)))
-        x = sdfButterflies(m.flatten, o + 1 + Lm, d, arith.add, arith.sub).grouped(P).toSeq
-        o += 1 + Lm + d + 1
+        x = sdfButterflies(m.flatten, o + 1 + Lm + splitExtra(d), d, arith.add, arith.sub).grouped(P).toSeq
+        o += 1 + Lm + splitExtra(d) + d + 1
       }
     }
     (x, o)
@@ -166,9 +200,32 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
           val blocks = F / (2 * d)
           sdfMul(bs(j), o + d + 1, d, tws.map(t => (0 until blocks).map(i => t.inv(r, j * blocks + i))), if (last) Some(tws.map(_.nInv)) else None)
         }
-        o += d + 1 + 1 + Lm
+        o += d + 1 + 1 + Lm + splitExtra(d)
       }
     }
     (x, o)
+  }
+}
+
+object NttPipelines {
+  /** A stage's tables in two factors ([[NttShape.splitTable]]): for each prime q_l, its table t (2^b entries) as
+    * A[h] = t(h 2^m) and B[j] = t(j) / t(0) mod q_l (j < 2^m), so that t(i) = A[i >> m] B[i mod 2^m] mod q_l.
+    *
+    * Why it holds: block i of forward stage s (lane j) has exponent rev(2^s + j blocks + i) (Longa and Naehrig,
+    * Algorithm 1, line 5; the inverse's, Algorithm 2, line 6, likewise), and the bit reversal of a sum of numbers with
+    * disjoint bits is the sum of their reversals, so e(i) = e(0) + f(i_hi) + g(i_lo) with f(0) = g(0) = 0. Checked
+    * here entry by entry: a table without that form is refused, not split. */
+  def splitTables(tables: Seq[Seq[BigInt]], qs: Seq[BigInt], m: Int): (Seq[Seq[BigInt]], Seq[Seq[BigInt]]) = {
+    require(tables.size == qs.size, s"${tables.size} tables for ${qs.size} primes")
+    val parts = tables.zip(qs).map { case (t, q) =>
+      require(t.size >= 2 && (t.size & (t.size - 1)) == 0 && (1 << m) < t.size, s"a table of ${t.size} entries split at $m bits")
+      val a = (0 until t.size >> m).map(h => t(h << m))
+      val inv0 = t.head.modInverse(q)
+      val b = (0 until 1 << m).map(j => t(j) * inv0 % q)
+      for (i <- t.indices) require(a(i >> m) * b(i & ((1 << m) - 1)) % q == t(i),
+        s"entry $i of a twiddle table mod $q is not A[${i >> m}] B[${i & ((1 << m) - 1)}]: the table cannot be split")
+      (a, b)
+    }
+    (parts.map(_._1), parts.map(_._2))
   }
 }

@@ -6,8 +6,16 @@ import spinal.lib.Delay
   * residues, the multipliers and where the delay lines live. A [[StreamConfig]] has one (`shape`) for
   * its n; a [[StreamNtt]] (the multi-pass engine's column transforms, docs/polymul_ntt_units.md)
   * takes one for its n1.
+  *
+  * @param primes     the primes the pipeline serves one after another ([[PrimeChoice]]: the multi-pass engine's
+  *                   limbs in sequence); 1 for every other pipeline
+  * @param splitAbove an SDF stage whose twiddle table has more words than this, over every code of the select
+  *                   (2^selBits primes x the stage's blocks), multiplies by its twiddle in two factors from two
+  *                   small tables ([[splitTable]]); the default [[NttShape.splitAboveWords]]
   */
-case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast, store: LineStore = LineStore.Auto) {
+case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast, store: LineStore = LineStore.Auto,
+                    primes: Int = 1, splitAbove: Int = NttShape.splitAboveWords) {
+  require(primes >= 1, s"primes = $primes: a pipeline serves at least one prime")
   require(n >= 2 && (n & (n - 1)) == 0, s"NTT of $n points: a power of two from 2 is needed")
   require(lanes >= 1 && (lanes & (lanes - 1)) == 0 && n / lanes >= 2, s"$lanes lanes at n = $n: a power of two with n/P >= 2 is needed")
   val logN: Int = Integer.numberOfTrailingZeros(n)
@@ -25,13 +33,33 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
     * the pipeline advances every cycle, forward or inverse alike. The delay lines of one pipeline sum to
     * n/P - 1; an SDF stage adds a twiddle register, the multiplier and the butterfly's output register; a
     * lane-pair stage the multiplier and the butterfly's output register. */
-  def latency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + frame - 1
+  def latency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + frame - 1 + splitStages * shoupLatency
+
+  /** Whether an SDF stage whose table has `blocks` entries a prime (F / 2d for span d) takes its twiddle in two
+    * factors ([[NttPipelines]]' `sdfMulSplit`): x psi^e(i) = (x A[i_hi]) B[i_lo], one more Shoup multiplier and its
+    * latency, and tables of about 2 sqrt(blocks) entries a prime in place of `blocks`.
+    *
+    * Why: with limbs in sequence a table holds every prime's entries, read at (select, block). At n2 = 512 with 15
+    * primes the rows engine's 256-entry stages became 4,096-word tables, and `mpoly_32768_x64_k15_..._r15`'s Verilog
+    * 229 MB (7.7 MB for one limb); the largest sequence design synthesized, `mpoly_16384_x64_k8_..._r8`, has tables of
+    * at most 1,024 words (44 MB of Verilog, 12 GB and an hour of synthesis). Never with one prime: every one-prime
+    * pipeline is as before. */
+  def splitTable(blocks: Int): Boolean = primes > 1 && blocks >= 2 && (1 << PrimeChoice.selBits(primes)) * blocks > splitAbove
+
+  /** SDF stages of one pipeline (forward or inverse: the same spans) whose twiddle is split. */
+  def splitStages: Int = (0 until logN).map(1 << _).filter(_ < frame).count(d => splitTable(frame / (2 * d)))
 
   /** Depths of the forward pipeline's delay lines, stage by stage (n/2^(s+1) below n/P), and the inverse's (2^r below n/P). */
   def forwardLines: Seq[Int] = (0 until logN).map(s => n >> (s + 1)).filter(_ < frame)
   def inverseLines: Seq[Int] = (0 until logN).map(1 << _).filter(_ < frame)
 
-  /** Shoup multipliers of one pipeline: one per lane in an SDF stage, one per lane pair in a lane-pair
+  /** Shoup multipliers of one pipeline: one per lane in an SDF stage (two in a split one), one per lane pair in a lane-pair
     * stage (without the inverse's N^-1 on a lane-pair last stage, [[StreamConfig.shoupPerLimb]]). */
-  def shoupPerPipeline: Int = (logN - logP) * lanes + logP * lanes / 2
+  def shoupPerPipeline: Int = (logN - logP) * lanes + logP * lanes / 2 + splitStages * lanes
+}
+
+object NttShape {
+  /** [[NttShape.splitAbove]]'s default: the largest table (words over the select's codes) of a sequence design
+    * synthesized whole on this machine, `mpoly_16384_x64_k8_b256_l1_s32_p1_w31_t1_r8`'s. */
+  val splitAboveWords = 1024
 }

@@ -13,14 +13,18 @@ import modforge.ntt.NttConfig
   * @param primeClass the class the primes are drawn from ([[PrimeClass]]; `any` by default)
   * @param givenPrimes the user's own primes (`_q<hash>`, [[StreamPrimes.userPrimes]]) in place of drawn ones;
   *                 empty (the default): drawn from the class
+  * @param sequence the primes one limb's pipelines serve one after another (the multi-pass rows engine's limbs in
+  *                 sequence, [[PrimeChoice]]), which sets their tables' sizes ([[NttShape.splitTable]]); 1 otherwise
+  * @param splitAbove [[NttShape.splitAbove]] (tests set it low to split the tables of small pipelines)
   */
 case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
                         store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime,
-                        givenPrimes: Seq[BigInt] = Nil) {
+                        givenPrimes: Seq[BigInt] = Nil, sequence: Int = 1,
+                        splitAbove: Int = NttShape.splitAboveWords) {
   if (givenPrimes.nonEmpty && primeClass != PrimeClass.AnyPrime)
     throw new PreconditionError(s"_c${primeClass.name} draws the primes from a class and given primes (_q<hash>) are your own: keep one")
   /** The NTT pipelines' shape ([[NttPipelines]]): n points, P lanes, w bits. */
-  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store)
+  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store, primes = sequence, splitAbove = splitAbove)
   val logN: Int = shape.logN
   val logP: Int = shape.logP
   /** Beats per product (one product accepted every `frame` cycles in steady state). */
