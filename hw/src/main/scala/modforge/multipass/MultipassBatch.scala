@@ -26,7 +26,8 @@ import spinal.lib.bus.amba4.axi._
   *
   * `start` (taken while not `busy`) takes `count` and runs the batch; `done` pulses one cycle when the last
   * product's last write of `columns_inverse` is acknowledged (at once for `count` = 0). `busy` is high from the
-  * start until `done`, and after reset while the column passes compute their middle twiddles' first seeds.
+  * start until `done`, and after reset while the column passes compute their middle twiddles' first seeds (and while
+  * the reset tree, [[UnitResets]], holds any part in reset).
   * `active` has a bit per unit (0 columns, 1 rows, 2 columns_inverse): the unit is in a pass.
   */
 class MultipassBatch(val c: MultipassEngineConfig) extends Component {
@@ -43,9 +44,11 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   }
   Axi4SpecRenamer(io.mem)
 
-  val cols = new ColumnsPass(c.columns)
-  val rows = new RowsPass(c.rows)
-  val icols = new ColumnsPass(c.columnsInverse)
+  /** The reset tree ([[UnitResets]]): copies 0-2 the pass units, 3 the port's arbiters and holds, 4 the schedule. */
+  val resets = new UnitResets(5)
+  val cols = resets.domain(0) on new ColumnsPass(c.columns)
+  val rows = resets.domain(1) on new RowsPass(c.rows)
+  val icols = resets.domain(2) on new ColumnsPass(c.columnsInverse)
   private case class PassPorts(start: Bool, busy: Bool, done: Bool, base: UInt, mem: Axi4, limb: UInt)
   private val units = Seq(
     PassPorts(cols.io.start, cols.io.busy, cols.io.done, cols.io.base, cols.io.mem, cols.io.limb),
@@ -53,10 +56,10 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
     PassPorts(icols.io.start, icols.io.busy, icols.io.done, icols.io.base, icols.io.mem, icols.io.limb))
 
   // ---- The port: the three units behind SpinalHDL's arbiters ----
-  val reads = Axi4ReadOnlyArbiter(c.batchAxi, 3)
-  val writes = WriteArbiter(c.batchAxi, 3, c.batchRouteDepth)
+  val reads = resets.domain(3) on Axi4ReadOnlyArbiter(c.batchAxi, 3)
+  val writes = resets.domain(3) on WriteArbiter(c.batchAxi, 3, c.batchRouteDepth)
   /** Each unit's AW waits for its burst's W beats (measured: without, a batch of four took 1.34 times its promise). */
-  val held = units.map(_ => new WriteAfterData(m.axi, m.burstBeats, c.outstanding))
+  val held = units.map(_ => resets.domain(3) on new WriteAfterData(m.axi, m.burstBeats, c.outstanding))
   for (((u, h), i) <- units.zip(held).zipWithIndex) {
     reads.io.inputs(i) << u.mem.toReadOnly()
     h.io.input << u.mem.toWriteOnly()
@@ -69,52 +72,54 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   writes.io.output.b << io.mem.b
 
   // ---- The schedule: per unit, items started and finished; a unit's next item once the unit before is done with it ----
-  // An item is a product, or with limbs in sequence one limb of a product (count S items a batch, limb after limb).
-  private val S = c.S
-  private val cb = c.countBits + log2Up(S)
-  val total = Reg(UInt(cb bits)) init (0)
-  val running = Reg(Bool()) init (False)
-  val done = Reg(Bool()) init (False)
-  val started = Vec.fill(3)(Reg(UInt(cb bits)) init (0))
-  val finished = Vec.fill(3)(Reg(UInt(cb bits)) init (0))
-  /** The unit has taken its start and not yet signalled done. */
-  val inPass = Vec.fill(3)(Reg(Bool()) init (False))
-  /** The unit's product offset: started x stride, held through its pass (a running sum, no multiplier). */
-  val base = Vec.fill(3)(Reg(UInt(m.addressBits bits)) init (0))
-  private val stride = U(c.productStrideBytes, m.addressBits bits)
-  /** Limbs in sequence: the unit's limb (its item's), and the steps of its offset: a limb's five regions to the next
-    * limb, the product stride less S - 1 of them from the last limb back to the next product's first. */
-  val limb = (S > 1) generate Vec.fill(3)(Reg(UInt(log2Up(S) bits)) init (0))
-  private def limbStride = U(m.footprintBytes, m.addressBits bits)
-  private def wrapStride = U(c.productStrideBytes - m.footprintBytes * (S - 1), m.addressBits bits)
+  val schedule = new ClockingArea(resets.domain(4)) {
+    // An item is a product, or with limbs in sequence one limb of a product (count S items a batch, limb after limb).
+    private val S = c.S
+    private val cb = c.countBits + log2Up(S)
+    val total = Reg(UInt(cb bits)) init (0)
+    val running = Reg(Bool()) init (False)
+    val done = Reg(Bool()) init (False)
+    val started = Vec.fill(3)(Reg(UInt(cb bits)) init (0))
+    val finished = Vec.fill(3)(Reg(UInt(cb bits)) init (0))
+    /** The unit has taken its start and not yet signalled done. */
+    val inPass = Vec.fill(3)(Reg(Bool()) init (False))
+    /** The unit's product offset: started x stride, held through its pass (a running sum, no multiplier). */
+    val base = Vec.fill(3)(Reg(UInt(m.addressBits bits)) init (0))
+    private val stride = U(c.productStrideBytes, m.addressBits bits)
+    /** Limbs in sequence: the unit's limb (its item's), and the steps of its offset: a limb's five regions to the next
+      * limb, the product stride less S - 1 of them from the last limb back to the next product's first. */
+    val limb = (S > 1) generate Vec.fill(3)(Reg(UInt(log2Up(S) bits)) init (0))
+    private def limbStride = U(m.footprintBytes, m.addressBits bits)
+    private def wrapStride = U(c.productStrideBytes - m.footprintBytes * (S - 1), m.addressBits bits)
 
-  io.busy := running || units.map(_.busy).reduce(_ || _)
-  io.done := done
-  io.active := inPass.asBits
-  io.respError := cols.io.respError || rows.io.respError || icols.io.respError
-  done := False
+    io.busy := resets.resetting || running || units.map(_.busy).reduce(_ || _)
+    io.done := done
+    io.active := inPass.asBits
+    io.respError := cols.io.respError || rows.io.respError || icols.io.respError
+    done := False
 
-  for ((u, i) <- units.zipWithIndex) {
-    val ready = if (i == 0) started(0) =/= total else started(i) =/= finished(i - 1)
-    u.start := running && ready && !inPass(i)
-    u.base := base(i)
-    when(u.start && !u.busy) { inPass(i) := True; started(i) := started(i) + 1 }
-    if (S == 1) when(u.done) { inPass(i) := False; finished(i) := finished(i) + 1; base(i) := base(i) + stride }
-    else {
-      u.limb := limb(i)
-      val lastLimb = limb(i) === S - 1
-      when(u.done) {
-        inPass(i) := False; finished(i) := finished(i) + 1
-        base(i) := base(i) + Mux(lastLimb, wrapStride, limbStride)
-        limb(i) := Mux(lastLimb, U(0), limb(i) + 1)
+    for ((u, i) <- units.zipWithIndex) {
+      val ready = if (i == 0) started(0) =/= total else started(i) =/= finished(i - 1)
+      u.start := running && ready && !inPass(i)
+      u.base := base(i)
+      when(u.start && !u.busy) { inPass(i) := True; started(i) := started(i) + 1 }
+      if (S == 1) when(u.done) { inPass(i) := False; finished(i) := finished(i) + 1; base(i) := base(i) + stride }
+      else {
+        u.limb := limb(i)
+        val lastLimb = limb(i) === S - 1
+        when(u.done) {
+          inPass(i) := False; finished(i) := finished(i) + 1
+          base(i) := base(i) + Mux(lastLimb, wrapStride, limbStride)
+          limb(i) := Mux(lastLimb, U(0), limb(i) + 1)
+        }
       }
     }
-  }
-  when(running && finished(2) === total) { running := False; done := True }
-  when(io.start && !io.busy) {
-    running := True
-    total := (if (S == 1) io.count else (io.count * U(S, log2Up(S + 1) bits)).resize(cb))
-    for (i <- 0 until 3) { started(i) := 0; finished(i) := 0; base(i) := 0 }
-    // The units' limbs are 0 here: a batch is whole products, so each unit ends one on its last limb.
+    when(running && finished(2) === total) { running := False; done := True }
+    when(io.start && !io.busy) {
+      running := True
+      total := (if (S == 1) io.count else (io.count * U(S, log2Up(S + 1) bits)).resize(cb))
+      for (i <- 0 until 3) { started(i) := 0; finished(i) := 0; base(i) := 0 }
+      // The units' limbs are 0 here: a batch is whole products, so each unit ends one on its last limb.
+    }
   }
 }

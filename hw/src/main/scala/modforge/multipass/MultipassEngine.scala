@@ -20,7 +20,8 @@ import spinal.lib.bus.amba4.axi._
   *
   * `start` (taken while not `busy`) runs the three passes; `done` pulses one cycle when the last write of
   * `columns_inverse` is acknowledged. `busy` is high from the start until `done`, and after reset while the
-  * column passes compute their middle twiddles' first seeds. `pass` is the active pass (0 idle, 1 columns,
+  * column passes compute their middle twiddles' first seeds (and while the reset tree, [[UnitResets]], holds any unit in
+  * reset). `pass` is the active pass (0 idle, 1 columns,
   * 2 rows, 3 columns_inverse). The region bases are the schedule's `Layout` for limb 0 ([[MoverConfig]]).
   */
 class MultipassEngine(val c: MultipassEngineConfig) extends Component {
@@ -35,9 +36,11 @@ class MultipassEngine(val c: MultipassEngineConfig) extends Component {
   }
   Axi4SpecRenamer(io.mem)
 
-  val cols = new ColumnsPass(c.columns)
-  val rows = new RowsPass(c.rows)
-  val icols = new ColumnsPass(c.columnsInverse)
+  /** The reset tree ([[UnitResets]]): a copy per pass unit; the few registers below keep the port's reset. */
+  val resets = new UnitResets(3)
+  val cols = resets.domain(0) on new ColumnsPass(c.columns)
+  val rows = resets.domain(1) on new RowsPass(c.rows)
+  val icols = resets.domain(2) on new ColumnsPass(c.columnsInverse)
   private val units = Seq(cols.io, rows.io, icols.io).map(u => (u.start, u.busy, u.done, u.mem))
 
   /** 0 idle, then 1 + the pass's index. `launched`: the active pass has taken its start. */
@@ -46,7 +49,7 @@ class MultipassEngine(val c: MultipassEngineConfig) extends Component {
   val done = Reg(Bool()) init (False)
   io.pass := pass
   io.done := done
-  io.busy := pass =/= 0 || units.map(_._2).reduce(_ || _)
+  io.busy := resets.resetting || pass =/= 0 || units.map(_._2).reduce(_ || _)
   io.respError := cols.io.respError || rows.io.respError || icols.io.respError
 
   done := False

@@ -21,7 +21,8 @@ import spinal.lib.bus.amba4.axi._
   * inputs count engines, not limbs.
   *
   * `start` (taken while not `busy`) starts every engine; `done` pulses one cycle once the last of them is done.
-  * `busy` is high from the start until `done` (and while any engine is busy after reset). `pass` is each engine's
+  * `busy` is high from the start until `done` (and while any engine is busy after reset, or the reset tree,
+  * [[UnitResets]], holds a part in reset). `pass` is each engine's
   * active pass (0 idle, 1 columns, 2 rows, 3 columns_inverse).
   */
 class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
@@ -55,7 +56,10 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
       x.setName(s"engines_$l")
       EnginePorts(x.io.start, x.io.busy, x.io.done, x.io.respError, x.io.mem, Some(x.io.pass), None)
     }
-  val shared = (c.ports == 1) generate new Area {
+  /** The reset tree ([[UnitResets]]): copy 0 the shared port's arbiters, 1 the registers below; each engine has its own
+    * tree from the port's reset. */
+  val resets = new UnitResets(2)
+  val shared = (c.ports == 1) generate new ClockingArea(resets.domain(0)) {
     val reads = Axi4ReadOnlyArbiter(c.axi, c.engineCount)
     val writes = Axi4WriteOnlyArbiter(c.axi, c.engineCount, c.routeDepth)
     for ((e, l) <- ports.zipWithIndex) {
@@ -70,21 +74,23 @@ class MultipassLimbs(val c: MultipassLimbsConfig) extends Component {
   }
   if (c.ports > 1) for ((e, l) <- ports.zipWithIndex) io.mems(l) <> e.mem
 
-  /** Engines that have finished this product (or batch); `done` once all have. */
-  val finished = Reg(Bits(c.engineCount bits)) init (0)
-  val running = Reg(Bool()) init (False)
-  val done = Reg(Bool()) init (False)
-  val anyBusy = ports.map(_.busy).reduce(_ || _)
-  io.busy := running || anyBusy
-  io.done := done
-  io.respError := ports.map(_.respError).reduce(_ || _)
-  done := False
-  for ((e, l) <- ports.zipWithIndex) {
-    e.start := io.start && !io.busy
-    e.pass.foreach(io.pass(l) := _)
-    e.active.foreach(io.active(l) := _)
-    when(e.done) { finished(l) := True }
+  val top = new ClockingArea(resets.domain(1)) {
+    /** Engines that have finished this product (or batch); `done` once all have. */
+    val finished = Reg(Bits(c.engineCount bits)) init (0)
+    val running = Reg(Bool()) init (False)
+    val done = Reg(Bool()) init (False)
+    val anyBusy = ports.map(_.busy).reduce(_ || _)
+    io.busy := resets.resetting || running || anyBusy
+    io.done := done
+    io.respError := ports.map(_.respError).reduce(_ || _)
+    done := False
+    for ((e, l) <- ports.zipWithIndex) {
+      e.start := io.start && !io.busy
+      e.pass.foreach(io.pass(l) := _)
+      e.active.foreach(io.active(l) := _)
+      when(e.done) { finished(l) := True }
+    }
+    when(io.start && !io.busy) { running := True; finished := 0 }
+    when(running && finished.andR) { running := False; done := True; finished := 0 }
   }
-  when(io.start && !io.busy) { running := True; finished := 0 }
-  when(running && finished.andR) { running := False; done := True; finished := 0 }
 }

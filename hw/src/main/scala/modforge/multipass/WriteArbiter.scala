@@ -10,9 +10,11 @@ import spinal.lib.bus.amba4.axi._
   * multiplexer's select is a register held in copies ([[modforge.FanoutMux]]).
   *
   * Why: in SpinalHDL's arbiter the W select is the route queue's output, one set of flip-flops that picks every bit of
-  * the bus-wide W payload. This flow's STA buffers no register output, so that select set the clock of every batch
-  * engine: `mpoly_4096_x16_b256_l1_s32_p1_w29_t1`'s worst path (6.625 ns at tt) is 5.31 ns on that flip-flop's output,
-  * then a mux4 into `mem_wdata` (docs/polymul_multipass.md, "The write port's select").
+  * the bus-wide W payload, and this flow's STA buffers no register output. `mpoly_4096_x16_b256_l1_s32_p1_w29_t1`'s
+  * worst path (6.625 ns at tt) was 5.31 ns on one flip-flop's output, then a mux4 into `mem_wdata`. Traced later in the
+  * netlist, that path's flip-flop was [[WriteAfterData]]'s FIFO pointer, which had the same shape; with this arbiter,
+  * that FIFO's copies and the reset tree ([[UnitResets]]) the design reached 6.136 ns (docs/polymul_multipass.md,
+  * "The write port's select, and the reset tree").
   *
   * The W source `cur` is loaded from the route queue when no burst is in flight or the one in flight ends, so bursts
   * of one input or of several follow each other without a gap; a W beat leaves one cycle after its AW at the earliest

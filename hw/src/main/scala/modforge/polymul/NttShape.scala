@@ -9,12 +9,12 @@ import spinal.lib.Delay
   *
   * @param primes     the primes the pipeline serves one after another ([[PrimeChoice]]: the multi-pass engine's
   *                   limbs in sequence); 1 for every other pipeline
-  * @param splitAbove an SDF stage whose twiddle table has more words than this, over every code of the select
-  *                   (2^selBits primes x the stage's blocks), multiplies by its twiddle in two factors from two
-  *                   small tables ([[splitTable]]); the default [[NttShape.splitAboveWords]]
+  * @param tableWords the most twiddle-table words a pipeline's SDF stages may hold over every code of the select
+  *                   (2^selBits primes x the stages' blocks, per lane) before its largest stages take their twiddles in
+  *                   two factors from two small tables ([[splitTable]]); the default [[NttShape.tableWordsMax]]
   */
 case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast, store: LineStore = LineStore.Auto,
-                    primes: Int = 1, splitAbove: Int = NttShape.splitAboveWords) {
+                    primes: Int = 1, tableWords: Int = NttShape.tableWordsMax) {
   require(primes >= 1, s"primes = $primes: a pipeline serves at least one prime")
   require(n >= 2 && (n & (n - 1)) == 0, s"NTT of $n points: a power of two from 2 is needed")
   require(lanes >= 1 && (lanes & (lanes - 1)) == 0 && n / lanes >= 2, s"$lanes lanes at n = $n: a power of two with n/P >= 2 is needed")
@@ -37,14 +37,27 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
 
   /** Whether an SDF stage whose table has `blocks` entries a prime (F / 2d for span d) takes its twiddle in two
     * factors ([[NttPipelines]]' `sdfMulSplit`): x psi^e(i) = (x A[i_hi]) B[i_lo], one more Shoup multiplier and its
-    * latency, and tables of about 2 sqrt(blocks) entries a prime in place of `blocks`.
+    * latency, and tables of 2^(b - m) + 2^m entries a prime (b = log2(blocks), m = b / 2) in place of `blocks`.
+    * The largest stages split first, while the pipeline's tables hold more than `tableWords` words over the select's
+    * codes, and only where the factors are fewer entries (8 blocks and more).
     *
-    * Why: with limbs in sequence a table holds every prime's entries, read at (select, block). At n2 = 512 with 15
-    * primes the rows engine's 256-entry stages became 4,096-word tables, and `mpoly_32768_x64_k15_..._r15`'s Verilog
-    * 229 MB (7.7 MB for one limb); the largest sequence design synthesized, `mpoly_16384_x64_k8_..._r8`, has tables of
-    * at most 1,024 words (44 MB of Verilog, 12 GB and an hour of synthesis). Never with one prime: every one-prime
-    * pipeline is as before. */
-  def splitTable(blocks: Int): Boolean = primes > 1 && blocks >= 2 && (1 << PrimeChoice.selBits(primes)) * blocks > splitAbove
+    * Why: with limbs in sequence a table holds every prime's entries, read at (select, block). At n2 = 512 the rows
+    * engine's tables hold 511 entries a prime: with 15 primes `mpoly_32768_x64_k15_..._r15`'s Verilog was 229 MB
+    * (7.7 MB for one limb). The largest sequence design synthesized, `mpoly_16384_x64_k8_..._r8`, holds 2,040 words a
+    * pipeline (44 MB of Verilog, 12 GB and an hour of synthesis). Never with one prime, nor within the budget: every
+    * one-prime pipeline, and every sequence design within it, is as before. */
+  def splitTable(blocks: Int): Boolean = splitBlocks.contains(blocks)
+
+  private def splitWords(blocks: Int): Int = { val b = Integer.numberOfTrailingZeros(blocks); (1 << (b - b / 2)) + (1 << (b / 2)) }
+  /** The blocks (entries a prime, per lane) of the split stages. */
+  lazy val splitBlocks: Set[Int] =
+    if (primes == 1) Set.empty
+    else {
+      val codes = 1 << PrimeChoice.selBits(primes)
+      val stages = (0 until logN).map(1 << _).filter(_ < frame).map(d => frame / (2 * d)).sorted.reverse // largest first
+      def words(split: Set[Int]) = codes * stages.map(b => if (split(b)) splitWords(b) else b).sum
+      stages.filter(b => splitWords(b) < b).foldLeft(Set.empty[Int])((s, b) => if (words(s) > tableWords) s + b else s)
+    }
 
   /** SDF stages of one pipeline (forward or inverse: the same spans) whose twiddle is split. */
   def splitStages: Int = (0 until logN).map(1 << _).filter(_ < frame).count(d => splitTable(frame / (2 * d)))
@@ -59,7 +72,7 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
 }
 
 object NttShape {
-  /** [[NttShape.splitAbove]]'s default: the largest table (words over the select's codes) of a sequence design
-    * synthesized whole on this machine, `mpoly_16384_x64_k8_b256_l1_s32_p1_w31_t1_r8`'s. */
-  val splitAboveWords = 1024
+  /** [[NttShape.tableWords]]'s default: about the tables a pipeline of the largest sequence design synthesized whole
+    * on this machine holds, `mpoly_16384_x64_k8_b256_l1_s32_p1_w31_t1_r8`'s 2,040 words. */
+  val tableWordsMax = 2048
 }

@@ -15,16 +15,16 @@ import modforge.ntt.NttConfig
   *                 empty (the default): drawn from the class
   * @param sequence the primes one limb's pipelines serve one after another (the multi-pass rows engine's limbs in
   *                 sequence, [[PrimeChoice]]), which sets their tables' sizes ([[NttShape.splitTable]]); 1 otherwise
-  * @param splitAbove [[NttShape.splitAbove]] (tests set it low to split the tables of small pipelines)
+  * @param tableWords [[NttShape.tableWords]] (tests set it low to split the tables of small pipelines)
   */
 case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
                         store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime,
                         givenPrimes: Seq[BigInt] = Nil, sequence: Int = 1,
-                        splitAbove: Int = NttShape.splitAboveWords) {
+                        tableWords: Int = NttShape.tableWordsMax) {
   if (givenPrimes.nonEmpty && primeClass != PrimeClass.AnyPrime)
     throw new PreconditionError(s"_c${primeClass.name} draws the primes from a class and given primes (_q<hash>) are your own: keep one")
   /** The NTT pipelines' shape ([[NttPipelines]]): n points, P lanes, w bits. */
-  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store, primes = sequence, splitAbove = splitAbove)
+  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store, primes = sequence, tableWords = tableWords)
   val logN: Int = shape.logN
   val logP: Int = shape.logP
   /** Beats per product (one product accepted every `frame` cycles in steady state). */

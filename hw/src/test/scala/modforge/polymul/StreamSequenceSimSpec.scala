@@ -10,16 +10,16 @@ import org.scalatest.funsuite.AnyFunSuite
 import scala.util.Random
 
 /** One limb engine serving several primes one after another (the multi-pass rows engine's limbs in sequence,
-  * [[PrimeChoice]]), its twiddle tables split in two factors ([[NttShape.splitTable]]: `splitAbove` set low, so
-  * that pipelines of 32 to 512 points split as the rows engine's of 512 do with 9 or more primes), under Verilator.
+  * [[PrimeChoice]]), its twiddle tables split in two factors ([[NttShape.splitTable]]: `tableWords` set low, so
+  * that pipelines of 32 to 512 points split as the rows engine's of 512 do with 5 or more primes), under Verilator.
   * For each prime in turn (the select changed only while the engine is empty): products back to back at one per n/P
   * cycles with the promised latency (which counts the split stages' second multipliers), then random stalls on both
   * streams; every product against a schoolbook negacyclic product mod that prime (O(n^2), no NTT). Edge operands:
   * all q - 1, zero, x^(n-1).
   *
   * make test-long (MODFORGE_POLYMUL_LONG=1) only, as [[StreamPolymulSimSpec]]'s engines: n = 32 (factor tables read
-  * directly), 64 at P = 2 (a lane's block index above the lane's), 512 (factor tables of 16 entries, read through
-  * their index copies). MODFORGE_STREAM_SIM=<workspace> runs one in either tier.
+  * directly), 64 at P = 2 (a lane's block index above the lane's), 512 (its 256- and 128-block stages split, factor
+  * tables of 16 entries read through their index copies). MODFORGE_STREAM_SIM=<workspace> runs one in either tier.
   */
 class StreamSequenceSimSpec extends AnyFunSuite {
   private val long = sys.env.get("MODFORGE_POLYMUL_LONG").contains("1")
@@ -35,11 +35,11 @@ class StreamSequenceSimSpec extends AnyFunSuite {
     c.map(_.mod(q)).toSeq
   }
 
-  // (n, P, w, primes, splitAbove)
-  for ((n, p, w, count, split) <- Seq((32, 1, 21, 3, 4), (64, 2, 21, 2, 2), (512, 1, 21, 3, 256))) {
+  // (n, P, w, primes, tableWords)
+  for ((n, p, w, count, words) <- Seq((32, 1, 21, 3, 4), (64, 2, 21, 2, 4), (512, 1, 21, 3, 1024))) {
     val qs = PrimeClass.AnyPrime.candidates(n, w).filter(_.isProbablePrime(64)).take(count).toSeq
-    val c = StreamConfig(n, qs.head.bitLength - 1, p, w, StreamMul.Paper, givenPrimes = Seq(qs.head), sequence = count, splitAbove = split)
-    val ws = s"seq_${n}_s${p}_w${w}_k${count}_split$split"
+    val c = StreamConfig(n, qs.head.bitLength - 1, p, w, StreamMul.Paper, givenPrimes = Seq(qs.head), sequence = count, tableWords = words)
+    val ws = s"seq_${n}_s${p}_w${w}_k${count}_tw$words"
     if (only.fold(long)(_ == ws)) test(s"$ws: ${c.shape.splitStages} split stages a pipeline, ${count} primes in turn, " +
       s"back to back at ${c.frame} cycles a product, latency ${c.latency}, then stalls") {
       assert(c.shape.splitStages >= 1, "the case splits no table")
