@@ -20,8 +20,9 @@ Table I set of the same n, one row:
   which changes the constant multipliers a little. Both are said in the row (`hierarchical`).
 - **Time per product,** the issue's figure: max(cycles / f_clk, bytes / B), for B = 256 GB/s (one HBM2 stack) and
   25.6 GB/s (one DDR4-3200 channel). cycles: the manifest's `cycles_per_product` (a batch design, `_t1`: its steady
-  state; otherwise one product's promise), f_clk from the tt critical path, post-synthesis. bytes: 9 n L s / 8, the
-  passes' traffic (s the slot bits). The bandwidth needed is bytes x f_clk / cycles.
+  state; otherwise one product's promise), f_clk from the tt critical path, post-synthesis. bytes: 9 n L' s / 8, the
+  passes' traffic (s the slot bits), L' = copies x L_d the limbs the copies run (L or more: a design has no run-time
+  limb count, so a set of fewer limbs than the copies hold still runs them all). The bandwidth needed is bytes x f_clk / cycles.
 - **Against the CPU:** the strongest tfhe-ntt figure measured for the set (data/baselines/cpu_strongest.json, with the
   CPU and its vector extensions), over the time per product at 256 GB/s.
 - **Per mm2:** products per second at 256 GB/s over the copies' area (the brief's per-area figure; no GPU figure
@@ -95,7 +96,9 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
             continue
         copies = math.ceil(L / ld)
         engine_us = cycles / f_mhz
-        nbytes = 9 * n * L * m["slot_bits"] // 8
+        # The limbs the hardware runs: every limb of every copy (a design of more limbs than the set needs, e.g.
+        # one engine of 29 limbs in sequence serving the n = 32768 sets, runs all of them: no run-time limb count).
+        nbytes = 9 * n * copies * ld * m["slot_bits"] // 8
         times = {k: max(engine_us, nbytes / b * 1e6) for k, b in MEMORIES.items()}
         base = pi.baselines(store, n, logq)
         ratio = base["tfhe_ntt_us"] / times["hbm2_256"] if base["tfhe_ntt_us"] else None
@@ -160,7 +163,7 @@ def main():
              "One row per synthesized multi-pass design and Table I set of its n. Area: the design's post-synthesis "
              "standard cells (and macros) times the copies the set's limbs need, each copy with its own AXI4 port "
              "(hierarchical: the glue between copies is not synthesized). Time per product: max(cycles / f_clk, "
-             "bytes / B), f_clk from the post-synthesis tt critical path, bytes = 9 n L s / 8. The ratio is the "
+             "bytes / B), f_clk from the post-synthesis tt critical path, bytes = 9 n L' s / 8 (L' the limbs the copies run, L or more). The ratio is the "
              "strongest tfhe-ntt figure measured for the set over the time at 256 GB/s. "
              "docs/polymul_multipass.md, \"At the Table I sets\", explains the columns.", ""]
     lines += md_head("n", "log q", "design", "limbs", "copies", "area (mm2)", "clock (MHz)", "cycles", "us (engine)",
