@@ -20,7 +20,9 @@ import spinal.core._
   * late). A slice has [[PrimeChoice.sliceBits]] output bits, so that a copy drives about 64 multiplexer inputs. The
   * copies run on `domain` (the engine's free clock where the datapath's clock is gated by the tick, so that they follow
   * `sel` whether or not the pipeline advances), else the current one. A caller uses copies only where `sel` is steady
-  * that many cycles before the first beat that reads it.
+  * that many cycles before the first beat that reads it (one more where a constant picked from it is registered,
+  * [[TwiddleMul.constOf]]; the multi-pass passes change it at a pass's start, many cycles before their first beat:
+  * the reads' round trip and the buffers' fill come first).
   *
   * @param primes the primes, in the order `sel` numbers them
   * @param sel    the prime of the data, log2Up(primes) bits; null with one prime

@@ -36,10 +36,15 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
 
   def const(x: UInt, t: BigInt): UInt = apply(x, U(t, k bits), U(companion(t), k bits))
 
-  /** x ts(sel): the twiddle of each prime. */
+  /** x ts(sel): the twiddle of each prime. With several primes the chosen (W, W') are registered, one register
+    * set per multiplier (KeepReg), as [[NttPipelines]]' SDF stages register theirs: picked combinationally, a select
+    * copy drove the constant multiplexers and then every partial product of the multiplier's first stage,
+    * `mpoly_8192_x32_k4_b256_l1_s32_p1_w31_t1_r4`'s worst path (7.07 ns at tt: 2.42 ns on the copy's output, a
+    * column NTT's lane-pair stage, 2026-11-30). The select is steady through a pass, so the register only delays the
+    * constant's change by one cycle (the select then needs copies + 1 steady cycles before a beat reads it). */
   def constOf(x: UInt, ts: Seq[BigInt]): UInt =
     if (primes.single) const(x, ts.head)
-    else apply(x, primes.pick(ts, k), primes.pick(ts.indices.map(l => companionOf(l, ts(l))), k))
+    else apply(x, modforge.KeepReg(primes.pick(ts, k)), modforge.KeepReg(primes.pick(ts.indices.map(l => companionOf(l, ts(l))), k)))
 
   /** Each prime's table, padded to 2^bits entries, one prime after another, with the select's
     * unused codes reading prime 0's: one table indexed by sel ## idx. */
