@@ -74,6 +74,8 @@ def test_sequence_design_rows(build):
     assert r["engine_us"] == pytest.approx(88.0) and r["ratio_vs_tfhe_ntt"] == pytest.approx(1.5)
     assert r["kind"] == "batch, limbs in sequence"
     assert r["hierarchical"].startswith("3 copies of the synthesized 2-limb design (its limbs in sequence, 2 through each of its 1 engine)")
+    # The copies run 6 limbs, not the set's 5: no run-time limb count, so the third copy moves both of its limbs' bytes.
+    assert r["bytes_per_product"] == 9 * 8192 * 6 * 4
     big = rows[223]                                      # 8 limbs: 4 copies, 20 mm2, within the budget
     assert big["copies"] == 4 and big["fits_25mm2"] and big["ratio_in_sequence_25mm2"] is None
 
