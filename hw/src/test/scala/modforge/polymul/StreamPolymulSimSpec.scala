@@ -16,15 +16,7 @@ import scala.util.Random
   * reset in the middle and the host's CRT.
   */
 class StreamPolymulSimSpec extends AnyFunSuite {
-  def schoolbook(a: Seq[BigInt], b: Seq[BigInt], q: BigInt): Seq[BigInt] = {
-    val n = a.size
-    val c = Array.fill(n)(BigInt(0))
-    for (i <- 0 until n; j <- 0 until n) {
-      val k = i + j
-      if (k < n) c(k) += a(i) * b(j) else c(k - n) -= a(i) * b(j)
-    }
-    c.map(_.mod(q)).toSeq
-  }
+  def schoolbook(a: Seq[BigInt], b: Seq[BigInt], q: BigInt): Seq[BigInt] = Schoolbook.negacyclic(a, b, q)
 
   // The paper's multipliers: the fast ones' explicit product trees take Verilator minutes to compile,
   // and the schedule around them is the same code (the cocotb bench runs one engine with them).

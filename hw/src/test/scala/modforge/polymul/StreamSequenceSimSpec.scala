@@ -25,15 +25,7 @@ class StreamSequenceSimSpec extends AnyFunSuite {
   private val long = sys.env.get("MODFORGE_POLYMUL_LONG").contains("1")
   private val only = sys.env.get("MODFORGE_STREAM_SIM")
 
-  def schoolbook(a: Seq[BigInt], b: Seq[BigInt], q: BigInt): Seq[BigInt] = {
-    val n = a.size
-    val c = Array.fill(n)(BigInt(0))
-    for (i <- 0 until n; j <- 0 until n) {
-      val k = i + j
-      if (k < n) c(k) += a(i) * b(j) else c(k - n) -= a(i) * b(j)
-    }
-    c.map(_.mod(q)).toSeq
-  }
+  def schoolbook(a: Seq[BigInt], b: Seq[BigInt], q: BigInt): Seq[BigInt] = Schoolbook.negacyclic(a, b, q)
 
   // (n, P, w, primes, tableWords)
   for ((n, p, w, count, words) <- Seq((32, 1, 21, 3, 4), (64, 2, 21, 2, 4), (512, 1, 21, 3, 1024))) {
