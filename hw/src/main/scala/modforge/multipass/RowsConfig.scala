@@ -61,7 +61,7 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
 
   /** The engine: the streaming engine at n2, P lanes, one limb of w bits, its prime q as chosen above; the
     * prime's class name, or `given`. */
-  private val (engine1: StreamConfig, primeClass1: String) = {
+  val (engine: StreamConfig, primeClass: String) = {
     val prime = if (sequence.nonEmpty) sequence.head else this.prime
     val w = if (limbBits != 0) limbBits else if (prime != 0) (prime +: sequence).map(_.bitLength).max else math.min(62, math.max(17, slotBits - 2))
     require(w <= slotBits, s"a $w-bit limb does not fit a $slotBits-bit slot: use slots of at least ${1 << log2(w)} bits")
@@ -85,11 +85,9 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
       }
     val cfg = StreamConfig.check(n2, q.bitLength - 1, Some(P), Some(w), mul, primes = Seq(q))
       .fold(e => fail(s"the streaming engine at n2 = $n2 with P = $P and $w-bit limbs refuses q = $q: $e"), identity)
-    (cfg, cls)
+    // With limbs in sequence the engine's pipelines hold every prime's tables ([[StreamConfig.sequence]]).
+    (if (sequence.size > 1) cfg.copy(sequence = sequence.size) else cfg, cls)
   }
-  /** With limbs in sequence the engine's pipelines hold every prime's tables ([[StreamConfig.sequence]]). */
-  val engine: StreamConfig = if (sequence.size > 1) engine1.copy(sequence = sequence.size) else engine1
-  val primeClass: String = primeClass1
   val q: BigInt = engine.primes.head
   val w: Int = engine.limbBits
   /** The primes the pass serves: q alone, or with limbs in sequence (`sequence`) each limb's, one pass after another,
