@@ -23,6 +23,10 @@ Table I set of the same n, one row:
   state; otherwise one product's promise), f_clk from the tt critical path, post-synthesis. bytes: 9 n L' s / 8, the
   passes' traffic (s the slot bits), L' = copies x L_d the limbs the copies run (L or more: a design has no run-time
   limb count, so a set of fewer limbs than the copies hold still runs them all). The bandwidth needed is bytes x f_clk / cycles.
+- **Primes loaded at run time** (`_d1`, manifest `loaded`): one synthesis serves every set of its n. Copies: as many
+  as fit 25 mm2 (at most L), a port each, each running ceil(L / copies) limbs one after another; cycles = that many
+  times the steady cycles of a limb (`steady_cycles_per_item`, its constants' loads included); bytes = L x
+  `bytes_per_limb` (the passes' traffic and the limb's constants image).
 - **Against the CPU:** the strongest tfhe-ntt figure measured for the set (data/baselines/cpu_strongest.json, with the
   CPU and its vector extensions), over the time per product at 256 GB/s.
 - **Per mm2:** products per second at 256 GB/s over the copies' area (the brief's per-area figure; no GPU figure
@@ -76,11 +80,72 @@ def in_sequence(copy_mm2: float, ld: int, L: int, engine_us: float, nbytes: int,
     return {"copies": copies, "rounds": rounds, "time_us": t, "ratio": cpu_us / t if cpu_us else None}
 
 
+def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> list:
+    """A design whose primes are loaded at run time (`_d1`, manifest `loaded`): any L limbs run one after another, so
+    one synthesis serves every set of its n. Copies: as many as fit 25 mm2 (at most L), each with its own port and
+    ceil(L / copies) of the limbs; cycles = ceil(L / copies) x the steady cycles of a limb item (its loads included);
+    bytes = L x the bytes a limb moves (its passes' and its constants image)."""
+    area_mm2 = (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6
+    f_mhz = 1000.0 / r["critical_path_ns"]
+    item = m["batch"]["steady_cycles_per_item"]
+    per_limb = m["loaded"]["bytes_per_limb"]
+    e = m["e"]
+    port_beats = max(5 * m["n"] // e, 4 * m["n"] // e)
+    out = []
+    for n, logq in sets:
+        if n != m["n"]:
+            continue
+        try:
+            L = len(stream_primes(n, logq, m["limb_bits"]))
+        except MultipassError as ex:
+            out.append({"n": n, "logq": logq, "design": d, "limit": f"no limbs: {ex}"})
+            continue
+        copies = max(1, min(L, math.floor(AREA_BUDGET_MM2 / area_mm2)))
+        per = math.ceil(L / copies)
+        cycles = per * item
+        engine_us = cycles / f_mhz
+        nbytes = L * per_limb
+        times = {k: max(engine_us, nbytes / b * 1e6) for k, b in MEMORIES.items()}
+        base = pi.baselines(store, n, logq)
+        ratio = base["tfhe_ntt_us"] / times["hbm2_256"] if base["tfhe_ntt_us"] else None
+        area = copies * area_mm2
+        goal = GOALS.get(n, 3.0)
+        limit = ("area" if area > AREA_BUDGET_MM2 else
+                 "bandwidth" if nbytes / MEMORIES["hbm2_256"] * 1e6 > engine_us else
+                 "the engine's AXI port (bus width)" if item == port_beats else "cycles at the clock (lanes)")
+        misses = []
+        if area > AREA_BUDGET_MM2:
+            misses.append(f"area {area:.1f} mm2 is {area / AREA_BUDGET_MM2:.2f}x the budget")
+        if ratio is not None and ratio < goal:
+            misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x")
+        out.append({
+            "n": n, "logq": logq, "design": d, "kind": "batch, primes loaded at run time", "limbs": L, "copies": copies,
+            "hierarchical": (f"{copies} copies of the synthesized design, a port each, {per} limbs each in sequence (primes "
+                             f"loaded at run time); glue not synthesized" if copies > 1 else
+                             f"no: the design as synthesized, its {L} limbs' primes loaded at run time, one after another"),
+            "area_mm2": round(area, 3), "clock_mhz": round(f_mhz, 2), "cycles_per_product": cycles,
+            "engine_us": round(engine_us, 3), "bytes_per_product": nbytes,
+            "time_us_hbm2_256": round(times["hbm2_256"], 3), "time_us_ddr4_25_6": round(times["ddr4_25_6"], 3),
+            "bandwidth_needed_gbs": round(nbytes / engine_us / 1e3, 2),
+            "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
+            "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
+            "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
+            "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
+            "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns"
+                           + (f"; {kept_note}" if kept_note else ""),
+            "products_per_s_per_mm2": round(1e6 / times["hbm2_256"] / area, 1),
+            "ratio_in_sequence_25mm2": None,
+        })
+    return out
+
+
 def rows_of(d: str, m: dict, sets: list, store) -> list:
     got = synth_kept.result(d)  # build/'s synthesis of its RTL, else the one kept in reports/synth/
     if got is None:
         return []
     _, r, kept_note = got
+    if "loaded" in m:
+        return loaded_rows(d, m, sets, store, r, kept_note)
     area_mm2 = (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6
     f_mhz = 1000.0 / r["critical_path_ns"]
     cycles = m["cycles_per_product"]

@@ -26,9 +26,16 @@ Cycles: from the edge that takes ``start`` to the one that sets ``done``, agains
 product's ``latency``, each later one ``steady_cycles_per_product``), and the edges at which every unit was active
 (``io_active``). They go to the log and to ``batch_cycles_<test>.json`` beside the simulation.
 
+**Primes loaded at run time** (``_t1_d1``, manifest ``loaded``): the limbs are MODFORGE_PRIMES (comma-separated, any
+primes the engine takes; default the design's reference prime), ``io_limbs`` their count; their constants image
+(``polymul.multipass_loaded.image``, the documented host helper) is placed after the batch at ``io_const_base``. Each
+item's loads (ID unit 3) are checked as a multiset against the image's bursts for that limb and unit, and no other
+read may touch the image.
+
 Environment: MODFORGE_MANIFEST (required), MODFORGE_SEED (default 1), MODFORGE_PAUSE (default 0.3), MODFORGE_CLK_NS,
 MODFORGE_BATCH (products per batch, default 4), MODFORGE_MEM_LATENCY (edges of memory latency beyond AxiRam's, default 0:
-axi_latency).
+axi_latency), MODFORGE_PRIMES (a ``_d1`` design's limb primes), MODFORGE_IMAGE_FAULT (``<unit>:<word>``: flip a bit of
+that word of limb 0's constants image, a test that must then fail).
 """
 import logging
 import os
@@ -41,6 +48,7 @@ from cocotb.triggers import RisingEdge
 from axi_memory_bench import AxiMemoryBench, random_pauses
 from bench_common import start_bench
 from polymul.multipass import MultipassModel
+from polymul.multipass_loaded import check_primes, image as loaded_image
 from polymul.multipass_manifest import manifest_params, manifest_primes
 from polymul.multipass_schedule import Memory, schedule
 from polymul.stream import negacyclic_reference
@@ -56,15 +64,33 @@ class BatchBench(AxiMemoryBench):
 
     def __init__(self, dut, m: dict, seed: int):
         self.batch = m["batch"]
-        self.stride = self.batch["product_stride_bytes"]
         self.count_max = int(os.environ.get("MODFORGE_BATCH", "4"))
         self.count = 0
-        self.primes = manifest_primes(m)
-        p = manifest_params(m, limb_mode="side")
+        self.loaded = "loaded" in m
+        if self.loaded:
+            # Primes loaded at run time: any limbs the engine takes, a product L limbs' five regions each.
+            given = os.environ.get("MODFORGE_PRIMES", str(m["loaded"]["reference_prime"]))
+            self.primes = check_primes(m, [int(x) for x in given.split(",") if x.strip()])
+            self.stride = len(self.primes) * self.batch["limb_stride_bytes"]
+            self.image = loaded_image(m, self.primes)                # the documented host helper's image
+            fault = os.environ.get("MODFORGE_IMAGE_FAULT")           # "<unit>:<word>": a wrong constant, to see red
+            if fault:
+                ld = m["loaded"]
+                u, i = (int(x) for x in fault.split(":"))
+                at = ld["units"][u]["offset_bytes"] + i * ld["word_bytes"]
+                img = bytearray(self.image)
+                img[at + (ld["k"] // 8)] ^= 1 << (ld["k"] % 8)           # W's lowest bit (a pair's) or bit k of a scalar
+                self.image = bytes(img)
+            self.const_base = -(-self.stride * self.count_max // 4096) * 4096
+        else:
+            self.primes = manifest_primes(m)
+            self.stride = self.batch["product_stride_bytes"]
+        p = manifest_params(m, primes=self.primes, limb_mode="side")
         super().__init__(dut, m, seed, p)
         assert self.stride == self.layout.total_bytes, (self.stride, self.layout.total_bytes)
-        psis = m["psis"] if "psis" in m else [m["psi"]]
-        assert list(p.psis) == list(psis), f"the design's psi {psis} are not the model's {p.psis}"
+        if not self.loaded:
+            psis = m["psis"] if "psis" in m else [m["psi"]]
+            assert list(p.psis) == list(psis), f"the design's psi {psis} are not the model's {p.psis}"
         self.L = len(self.primes)
         self.Q = 1
         for q in self.primes:
@@ -73,7 +99,8 @@ class BatchBench(AxiMemoryBench):
         self.shared = len(self.ports) == 1
         # Engines: one a limb (side by side), or with limbs in sequence (`_r<rounds>`, manifest `engine_limbs`) each
         # engine's limbs one after another; a burst's limb is then its address's, its engine the ID's (or port's).
-        self.engine_limbs = [list(ls) for ls in m.get("engine_limbs", [[l] for l in range(self.L)])]
+        self.engine_limbs = ([list(range(self.L))] if self.loaded else
+                             [list(ls) for ls in m.get("engine_limbs", [[l] for l in range(self.L)])])
         self.engine_of = {l: e for e, ls in enumerate(self.engine_limbs) for l in ls}
         self.E = len(self.engine_limbs)
         self.multi_top = "limbs" in m          # MultipassLimbs (io_active_<e>), not the one-limb MultipassBatch
@@ -89,19 +116,41 @@ class BatchBench(AxiMemoryBench):
                 for b in blk.writes:
                     self.expected[(b.limb, ps.name)][1].append((b.addr, b.beats - 1))
         self.span = 5 * self.layout.region_bytes                     # one limb's five regions
+        if self.loaded:
+            ld = m["loaded"]
+            assert self.const_base % ld["align_bytes"] == 0
+            # Each (limb, unit)'s loader bursts: the unit's image words in bursts of up to 16 beats.
+            beat = m["bus_bits"] // 8
+            self.loads = {}
+            for l in range(self.L):
+                for u, unit in enumerate(ld["units"]):
+                    beats = max(1, -(-unit["words"] * ld["word_bytes"] // beat))
+                    at = self.const_base + l * ld["limb_image_bytes"] + unit["offset_bytes"]
+                    bursts = []
+                    while beats:
+                        b = min(16, beats)
+                        bursts.append((at, b - 1))
+                        at += b * beat
+                        beats -= b
+                    self.loads[(l, u)] = bursts
         self.reset_counts()
 
     def ram_bytes(self) -> int:
+        if self.loaded:
+            return self.const_base + len(self.image)
         return self.stride * self.count_max
 
     def idle_inputs(self) -> dict:
+        if self.loaded:
+            return {"io_start": 0, "io_count": 0, "io_limbs": 0, "io_const_base": 0}
         return {"io_start": 0, "io_count": 0}
 
     def reset_counts(self):
         self.seen = {}                                    # (limb, unit, product) -> ([AR], [AW]) at product 0's addresses
         self.w_beats = {pfx: 0 for pfx in self.ports}
         self.reset_bursts()
-        self.queues = {(e, u): (deque(), deque()) for e in range(self.E) for u in range(3)}  # (product, limb) in flight
+        self.queues = {(e, u): (deque(), deque()) for e in range(self.E) for u in range(4)}  # (product, limb) in flight
+        self.loader_bursts = []                            # the loader's AR (ID unit 3), as taken
         self.active_edges = [0, 0, 0]                     # engine 0's units
         self.all_active_edges = 0
         self.order_errors = []
@@ -142,7 +191,7 @@ class BatchBench(AxiMemoryBench):
         d = self.dut
         ports = [(i, pfx, self.axi_channels(pfx)) for i, pfx in enumerate(self.ports)]
         actives = [getattr(d, f"io_active_{e}") for e in range(self.E)] if self.multi_top else [d.io_active]
-        out = 3 * self.m["outstanding"] * (self.E if self.shared else 1)
+        out = 3 * self.m["outstanding"] * (self.E if self.shared else 1) + (2 if self.loaded else 0)   # the loader: 2 bursts
         while True:
             await RisingEdge(d.clk)
             self.edge += 1
@@ -158,8 +207,18 @@ class BatchBench(AxiMemoryBench):
                         addr, ln, sz, burst = (int(x.value) for x in sigs[ch][2])
                         self.check_burst(ch.upper(), addr, ln, sz, burst)
                         engine, unit = self._who(port, int(s(f"{ch}id").value))
+                        if self.loaded and unit == 3:
+                            # The constants loader: reads only, within the image.
+                            assert ch == "ar", f"{pfx} AW {addr:#x} from the constants loader's ID"
+                            assert self.const_base <= addr < self.const_base + len(self.image), \
+                                f"{pfx} loader AR {addr:#x} outside the constants image"
+                            self.loader_bursts.append((addr, ln))
+                            self.queues[(engine, 3)][0].append(None)
+                            continue
                         assert unit < 3 and engine < self.E, f"{pfx} {ch.upper()} {addr:#x}: ID {int(s(f'{ch}id').value)} names no unit"
                         j = addr // self.stride
+                        if self.loaded:
+                            assert addr < self.const_base, f"{pfx} {ch.upper()} {addr:#x}: a pass unit in the constants image"
                         assert j < self.count, f"{pfx} {ch.upper()} {addr:#x}: product {j}, beyond the batch of {self.count}"
                         limb = (addr - j * self.stride) // self.span
                         assert self.engine_of.get(limb) == engine, (f"{pfx} {ch.upper()} {addr:#x}: limb {limb}'s regions, "
@@ -204,13 +263,21 @@ class BatchBench(AxiMemoryBench):
                     want[lo:lo + self.n] = after.words[lo:lo + self.n]
             before.append(self.to_bytes(words))
             expect.append(self.to_bytes(want))
-        tail = bytes(self.rng.getrandbits(8) for _ in range(self.ram_bytes() - count * self.stride))
+        tail = bytearray(self.rng.getrandbits(8) for _ in range(self.ram_bytes() - count * self.stride))
+        if self.loaded:
+            at = self.const_base - count * self.stride
+            tail[at:at + len(self.image)] = self.image
+            self.dut.io_limbs.value = L
+            self.dut.io_const_base.value = self.const_base
+        tail = bytes(tail)
         for ram in self.rams:
             ram.write(0, b"".join(before) + tail)
         self.reset_counts()
         self.dut.io_count.value = count
         traffic = lambda: (sum(len(x[0]) + len(x[1]) for x in self.seen.values()), sum(self.w_beats.values()))
-        promise = self.m["latency"] + (count - 1) * self.batch["steady_cycles_per_product"] if count else 0
+        items = count * L if self.loaded else count
+        steady = self.batch["steady_cycles_per_item" if self.loaded else "steady_cycles_per_product"]
+        promise = self.m["latency"] + (items - 1) * steady if count else 0
         cycles = await self.run_to_done(label, 50 * max(promise, 100) + 20000, traffic)
         assert not self.order_errors, f"{label}: order of passes: {self.order_errors[0]}"
         span = 5 * lay.region_bytes                                  # one limb's five regions
@@ -253,9 +320,14 @@ class BatchBench(AxiMemoryBench):
                             assert g == w, f"{label}: product {j}, limb {l}: {name} {ch} bursts are not the schedule's, in order"
         for img in imgs:
             assert img[count * self.stride:] == tail, f"{label}: a write beyond the batch's {count} products"
+        if self.loaded:
+            want = Counter(b for j in range(count) for l in range(L) for u in range(3) for b in self.loads[(l, u)])
+            assert Counter(self.loader_bursts) == want, (f"{label}: the constants loader's bursts are not each item's "
+                                                        f"image, limb by limb: {len(self.loader_bursts)} taken, "
+                                                        f"{sum(want.values())} expected")
         r = {"test": label, "patterns": list(patterns), "count": count, "limbs": L, "ports": len(self.ports), "pause": self.pause,
              "cycles": cycles, "promise": promise, "ratio": round(cycles / promise, 4) if promise else None,
-             "sequential_promise": count * self.m["latency"], "active_edges": dict(zip(UNITS, self.active_edges)),
+             "sequential_promise": items * self.m["latency"] if count else 0, "active_edges": dict(zip(UNITS, self.active_edges)),
              "all_units_active_edges": self.all_active_edges, "max_reads_in_flight": self.max_reads_in_flight,
              "max_writes_in_flight": self.max_writes_in_flight}
         LOG.info("%s: %d products in %d cycles; the promise %s (ratio %s); one at a time %d; units active %s, all three %d",

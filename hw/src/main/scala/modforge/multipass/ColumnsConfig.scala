@@ -1,7 +1,7 @@
 package modforge.multipass
 
 import modforge.ntt.NttConfig
-import modforge.polymul.{NttShape, PrimeClass, StreamMul}
+import modforge.polymul.{LoadedContext, NttShape, PrimeClass, StreamMul}
 
 /** The generation parameters of the two column passes in RTL ([[ColumnsPass]], docs/polymul_multipass.md,
   * "RTL: the column passes"), for one limb of a fixed prime q, as a plain case class.
@@ -39,11 +39,14 @@ import modforge.polymul.{NttShape, PrimeClass, StreamMul}
   *                    a batch one after another ([[MultipassBatch]]); false: the bases are the layout's alone
   * @param sequence    limbs in sequence: the primes of the limbs this pass serves one pass after another (`prime` 0),
   *                    its `limb` input saying which; empty: the one prime q
+  * @param loaded      the prime's constants are loaded at run time before each pass (`_d1`,
+  *                    [[modforge.polymul.ConstChain]]): q is then the reference the generator computes them for
   */
 case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
                          slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
                          prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0,
-                         runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil) {
+                         runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false) {
+  require(!loaded || sequence.isEmpty, "loaded constants take one prime at a time, not limbs in sequence")
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
   val operands: Int = if (inverse) 1 else 2
@@ -104,7 +107,11 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   /** The columns' root r1 = psi^n2, a primitive 2 n1-th root: the NTT unit's psi. */
   val r1: BigInt = psi.modPow(n2, q)
   /** The NTT unit: n1 points, the unit's lanes, w bits. */
-  val shape: NttShape = NttShape(n1, nttLanes, w, mul, primes = qs.size)
+  val shape: NttShape =
+    if (loaded) NttShape(n1, nttLanes, w, mul, tableWords = NttShape.loadedTableWords, loaded = true)
+    else NttShape(n1, nttLanes, w, mul, primes = qs.size)
+  /** The reference of the loaded constants (null unless `loaded`): q, psi (order 2n), w. */
+  val loadedContext: LoadedContext = if (loaded) LoadedContext(n, q, psi, w) else null
   val barrettLatency: Int = mul.barrettLatency(w)
 
   /** The middle twiddles run down the columns ([[MiddleTwiddleStage]]): row k1 of a block is row k1 - d times a

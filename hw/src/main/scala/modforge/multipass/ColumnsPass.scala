@@ -1,6 +1,6 @@
 package modforge.multipass
 
-import modforge.polymul.{PrimeChoice, StreamNttTop}
+import modforge.polymul.{ConstForm, PrimeChoice, StreamNttTop}
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axi._
@@ -44,6 +44,11 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
     /** Limbs in sequence ([[ColumnsConfig.sequence]]): the limb of the pass, held from `start` to `done`; passes take
       * the limbs in order, limb 0 after the last. */
     val limb = (c.qs.size > 1) generate (in UInt (PrimeChoice.selBits(c.qs.size) bits))
+    /** With `loaded` (`_d1`): the pass's constants, a word a cycle into its chain (the NTT's cells, then the middle
+      * twiddles', [[modforge.polymul.ConstChain]]), only while no pass runs ([[ConstLoader]]); then `reseed` (a
+      * cycle) makes the middle twiddles compute block 0's seeds from them, while `busy`. */
+    val load = c.loaded generate slave(Flow(Bits(c.loadedContext.cellBits bits)))
+    val reseed = c.loaded generate (in Bool ())
     val mem = master(Axi4(m.axi))
   }
   Axi4SpecRenamer(io.mem)
@@ -55,9 +60,17 @@ class ColumnsPass(val c: ColumnsConfig) extends Component {
 
   val inBuf = new CornerTurn(c, rowsIn = true, nttRev = c.inverse)
   val outBuf = new CornerTurn(c, rowsIn = false, nttRev = !c.inverse)
-  val ntt = new StreamNttTop(c.shape, c.qs, c.r1s, c.inverse)
+  val ntt = new StreamNttTop(c.shape, c.qs, c.r1s, c.inverse, c.loadedContext)
   val twiddles = new MiddleTwiddleStage(c)
   if (c.qs.size > 1) { ntt.io.sel := io.limb; twiddles.io.limb := io.limb }
+  if (c.loaded) {
+    ntt.io.load << io.load
+    twiddles.io.load.valid := io.load.valid
+    twiddles.io.load.payload := ntt.io.load_out
+    twiddles.io.reseed := io.reseed
+  }
+  /** The loaded constants' forms, in chain order (empty unless `loaded`). */
+  def loadedForms: Seq[ConstForm] = ntt.loadedForms ++ twiddles.loadedForms
   private def halfFlip(h: UInt): Unit = if (c.halves == 2) h := h + 1 else h := 0
 
   // ---- Reader words -> residues (the slots' low w bits) ----

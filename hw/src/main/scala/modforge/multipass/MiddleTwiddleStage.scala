@@ -1,7 +1,7 @@
 package modforge.multipass
 
 import modforge.modmul.Precompute
-import modforge.polymul.PrimeChoice
+import modforge.polymul.{ConstChain, ConstForm, ConstKind, PrimeChoice}
 import spinal.core._
 import spinal.lib._
 
@@ -66,7 +66,16 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
     /** Limbs in sequence: the pass's limb (0 .. S - 1, held through the pass); the next pass's is the one after it,
       * limb 0 after limb S - 1 (a batch runs every product's limbs in order). */
     val limb = (S > 1) generate (in UInt (PrimeChoice.selBits(S) bits))
+    /** With constants loaded at run time ([[ColumnsConfig.loaded]]): a word a cycle into this stage's chain
+      * ([[modforge.polymul.ConstChain]]), between passes; then `reseed` (a cycle) computes block 0's seeds from them
+      * (`busy` meanwhile). A pass's last block then computes no seeds: the next pass's prime is not loaded yet. */
+    val load = c.loaded generate slave(Flow(Bits(c.loadedContext.cellBits bits)))
+    val reseed = c.loaded generate (in Bool ())
   }
+  /** The loaded constants' chain (null: literals or each limb's tables). */
+  private val loadedChain: ConstChain = if (c.loaded) new ConstChain(c.loadedContext, null, io.load) else null
+  /** The loaded constants' forms, in chain order (empty unless loaded). */
+  def loadedForms: Seq[ConstForm] = if (loadedChain != null) loadedChain.forms else Nil
 
   private val barrettConsts = c.qs.map(p => Precompute.barrett(w, p))
   /** a b mod q, both variable: the streaming engine's BarrettOpt, as LimbEngine's pointwise product; with limbs in
@@ -75,13 +84,14 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
     val m = c.mul.barrett(w)
     require(m.latency == L, s"BarrettOpt latency ${m.latency}, the configuration says $L")
     m.in_valid := valid; m.in_a := a; m.in_b := b
-    m.in_m := primes.pick(barrettConsts.map(_._1), w); m.in_r := primes.pick(barrettConsts.map(_._2), w + 1)
-    m.in_l := primes.pick(barrettConsts.map(x => BigInt(x._3)), m.in_l.getWidth)
+    m.in_m := primes.pick(barrettConsts.map(_._1), w, ConstKind.Barrett(0)); m.in_r := primes.pick(barrettConsts.map(_._2), w + 1, ConstKind.Barrett(1))
+    m.in_l := primes.pick(barrettConsts.map(x => BigInt(x._3)), m.in_l.getWidth, ConstKind.Barrett(2))
     (m.out_t, m.out_valid)
   }
   // The selects' copies (PrimeChoice): two levels for the pass's limb, steady from the pass's start; one for the
   // seeds' multiplier and start ratios, whose first product reads them two cycles after the init's limb is latched.
-  private def choice(sel: UInt, copies: Int) = if (S > 1) PrimeChoice(c.qs, sel, copies) else PrimeChoice.one(c.qs.head)
+  private def choice(sel: UInt, copies: Int) = if (S > 1) PrimeChoice(c.qs, sel, copies)
+    else if (loadedChain != null) PrimeChoice.loaded(c.qs.head, loadedChain) else PrimeChoice.one(c.qs.head)
   /** The pass's prime. */
   private val current = choice(io.limb, 2)
   private def cat(parts: (UInt, Int)*): UInt = {
@@ -102,7 +112,7 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   // ---- The state: S_k(c) at k be + c (k < d), V(c) at d be + c; the next block's V apart ----
   val state = Vec.fill((d + 1) * be)(Reg(UInt(w bits)))
   val ratioNext = Vec.fill(be)(Reg(UInt(w bits)))
-  val updating = Reg(Bool()) init (True) // block 0's seeds are computed after reset
+  val updating = Reg(Bool()) init (!c.loaded) // block 0's seeds are computed after reset (loaded: after each load)
   io.busy := updating
 
   // ---- The twiddles of this word: the seeds (rows < d) or the chains ----
@@ -117,7 +127,14 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
     if (v.size == 1) v(0) else v(u.resize(log2Up(W)))
   })
   val tw = Mux(fromSeeds, seedWord, chain.io.pop.payload)
-  val twValid = Mux(fromSeeds, True, chain.io.pop.valid) && !(updating && (fromSeeds || blockLast))
+  /** Loaded constants: the pass's prime has its seeds (a reseed's start chains are done). Cleared when a pass's last
+    * word is taken, so that no word of the next pass is taken (into `staged`, a word ahead) before its prime is loaded
+    * and seeded; after reset, none before the first load. */
+  val seeded = c.loaded generate (Reg(Bool()) init (False))
+  val twValid = {
+    val v = Mux(fromSeeds, True, chain.io.pop.valid) && !(updating && (fromSeeds || blockLast))
+    if (c.loaded) v && seeded else v
+  }
 
   // ---- The twiddle register: the word's twiddle, its column's ratio, and whether it starts a chain ----
   // The counters above walk the words as they are taken into it (`take`), one word ahead of the data.
@@ -241,11 +258,25 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   val lastBlock = blk === c.blocks - 1
   when(take && blockLast) { WrapCounter.step(blk, c.blocks) }
   when(take && lastOperand && k === d - 1 && lastWord) {
-    updating := True
+    updating := (if (c.loaded) !lastBlock else True)
     initMode := lastBlock
     if (S > 1) when(lastBlock) { initLimb := Mux(io.limb === S - 1, U(0), io.limb + 1) }
     j := 0
     x := 0
     col := 0
+  }
+  // Loaded constants: a reseed (the pass's prime just loaded, the stage idle) computes block 0's seeds, as after reset.
+  if (c.loaded) {
+    when(take && blockLast && lastBlock) { seeded := False }
+    when(updating && initMode && initDone) { seeded := True }
+    when(io.reseed) {
+      updating := True
+      initMode := True
+      afterReset := True
+      j := 0
+      x := 0
+      col := 0
+    }
+    loadedChain.finish(Bits(c.loadedContext.cellBits bits)) // the unit's last cell: read by nothing further
   }
 }

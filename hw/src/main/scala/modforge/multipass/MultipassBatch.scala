@@ -3,6 +3,7 @@ package modforge.multipass
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axi._
+import modforge.polymul.ConstForm
 
 /** The one-limb multi-pass engine over a batch of products, its three passes overlapped (docs/polymul_multipass.md,
   * "RTL: a batch, the passes overlapped"): for j = 0 .. count - 1, c_j = a_j b_j mod (x^n + 1, q), product j's
@@ -29,6 +30,13 @@ import spinal.lib.bus.amba4.axi._
   * start until `done`, and after reset while the column passes compute their middle twiddles' first seeds (and while
   * the reset tree, [[UnitResets]], holds any part in reset).
   * `active` has a bit per unit (0 columns, 1 rows, 2 columns_inverse): the unit is in a pass.
+  *
+  * **Primes loaded at run time** (`_d1`, [[MultipassEngineConfig.loaded]]). `start` also takes `limbs` (L, 1 to
+  * [[MultipassEngineConfig.maxLimbs]]) and `const_base`: a product is L limbs, limb l of product j at (j L + l)
+  * footprints, and a batch count L items. Before each pass a unit loads its item's limb's constants, the image at
+  * `const_base` + l [[limbImageBytes]] + the unit's [[unitOffsetBytes]], through [[ConstLoader]] (a fourth reader on
+  * the port, ID unit 3), and the column units then compute their first middle-twiddle seeds. The unit is active
+  * (`active`) from the load's request to its pass's last acknowledged write.
   */
 class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   require(c.batch, "MultipassBatch takes a batch configuration (batch = true)")
@@ -40,6 +48,9 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
     val done = out Bool ()
     val active = out Bits (3 bits)
     val respError = out Bool ()
+    /** With `loaded`: limbs a product (taken with `start`), and the byte address of limb 0's constants image. */
+    val limbs = c.loaded generate (in UInt (c.limbsBits bits))
+    val const_base = c.loaded generate (in UInt (c.mover.addressBits bits))
     val mem = master(Axi4(c.batchAxi))
   }
   Axi4SpecRenamer(io.mem)
@@ -56,7 +67,26 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
     PassPorts(icols.io.start, icols.io.busy, icols.io.done, icols.io.base, icols.io.mem, icols.io.limb))
 
   // ---- The port: the three units behind SpinalHDL's arbiters ----
-  val reads = resets.domain(3) on Axi4ReadOnlyArbiter(c.batchAxi, 3)
+  // ---- Loaded constants (`_d1`): each unit's chain, its image's layout, the loader ----
+  /** Each unit's loaded constants in chain order (columns, rows, columns_inverse); empty unless `loaded`. */
+  val unitForms: Seq[Seq[ConstForm]] = if (c.loaded) Seq(cols.loadedForms, rows.loadedForms, icols.loadedForms) else Nil
+  private val ctx = if (c.loaded) c.columns.loadedContext else null
+  /** Bytes of each unit's image: its words, padded to the loader's bursts ([[ConstLoader.alignBytes]]). */
+  val unitImageBytes: Seq[Int] = unitForms.map { f =>
+    val a = ConstLoader.alignBytes(m.axi)
+    scala.math.max(1, (f.size * ctx.wordBytes + a - 1) / a) * a
+  }
+  val unitOffsetBytes: Seq[Int] = unitImageBytes.scanLeft(0)(_ + _).take(unitImageBytes.size)
+  /** Bytes of one limb's image: the three units' after one another. */
+  val limbImageBytes: Int = unitImageBytes.sum
+  val loader = c.loaded generate (resets.domain(3) on new ConstLoader(m.axi, ctx.cellBits, ctx.wordBytes, unitForms.map(_.size)))
+  if (c.loaded) {
+    cols.io.load << loader.io.load(0)
+    rows.io.load << loader.io.load(1)
+    icols.io.load << loader.io.load(2)
+  }
+
+  val reads = resets.domain(3) on Axi4ReadOnlyArbiter(c.batchAxi, if (c.loaded) 4 else 3)
   val writes = resets.domain(3) on WriteArbiter(c.batchAxi, 3, c.batchRouteDepth)
   /** Each unit's AW waits for its burst's W beats (measured: without, a batch of four took 1.34 times its promise). */
   val held = units.map(_ => resets.domain(3) on new WriteAfterData(m.axi, m.burstBeats, c.outstanding))
@@ -65,6 +95,7 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
     h.io.input << u.mem.toWriteOnly()
     writes.io.inputs(i) << h.io.output
   }
+  if (c.loaded) reads.io.inputs(3) << loader.io.mem
   io.mem.ar << reads.io.output.ar
   reads.io.output.r << io.mem.r
   io.mem.aw << writes.io.output.aw
@@ -75,7 +106,7 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
   val schedule = new ClockingArea(resets.domain(4)) {
     // An item is a product, or with limbs in sequence one limb of a product (count S items a batch, limb after limb).
     private val S = c.S
-    private val cb = c.countBits + log2Up(S)
+    private val cb = c.countBits + (if (c.loaded) c.limbsBits else log2Up(S))
     val total = Reg(UInt(cb bits)) init (0)
     val running = Reg(Bool()) init (False)
     val done = Reg(Bool()) init (False)
@@ -95,10 +126,11 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
     io.busy := resets.resetting || running || units.map(_.busy).reduce(_ || _)
     io.done := done
     io.active := inPass.asBits
-    io.respError := cols.io.respError || rows.io.respError || icols.io.respError
+    private def passErrors = cols.io.respError || rows.io.respError || icols.io.respError
+    io.respError := (if (c.loaded) passErrors || loader.io.respError else passErrors)
     done := False
 
-    for ((u, i) <- units.zipWithIndex) {
+    for ((u, i) <- units.zipWithIndex if !c.loaded) {
       val ready = if (i == 0) started(0) =/= total else started(i) =/= finished(i - 1)
       u.start := running && ready && !inPass(i)
       u.base := base(i)
@@ -114,10 +146,44 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
         }
       }
     }
+    // Loaded constants: a unit's item is its load (phase 1), three cycles for the column units' seeds to start
+    // (phase 2: the reseed lands, then `busy` shows it), and its pass (phase 3, started once the unit is not busy).
+    val loading = c.loaded generate new Area {
+      val limbs = Reg(UInt(c.limbsBits bits)) init (1)
+      val limbOf = Vec.fill(3)(Reg(UInt(c.limbsBits bits)) init (0))
+      /** The unit's limb times the limb image's bytes (a running sum). */
+      val imageOf = Vec.fill(3)(Reg(UInt(m.addressBits bits)) init (0))
+      val phase = Vec.fill(3)(Reg(UInt(2 bits)) init (0))
+      val settle = Vec.fill(3)(Reg(UInt(2 bits)) init (0))
+      for ((u, i) <- units.zipWithIndex) {
+        val ready = if (i == 0) started(0) =/= total else started(i) =/= finished(i - 1)
+        loader.io.req(i) := phase(i) === 1
+        loader.io.addr(i) := io.const_base + imageOf(i) + U(unitOffsetBytes(i), m.addressBits bits)
+        u.start := phase(i) === 2 && settle(i) === 0
+        u.base := base(i)
+        when(running && ready && phase(i) === 0) { phase(i) := 1; inPass(i) := True; started(i) := started(i) + 1 }
+        when(loader.io.done(i)) { phase(i) := 2; settle(i) := 3 }
+        when(phase(i) === 2 && settle(i) =/= 0) { settle(i) := settle(i) - 1 }
+        when(u.start && !u.busy) { phase(i) := 3 }
+        val lastLimb = limbOf(i) === limbs - 1
+        when(u.done) {
+          phase(i) := 0; inPass(i) := False; finished(i) := finished(i) + 1
+          base(i) := base(i) + stride // a limb's five regions: the next item's
+          limbOf(i) := Mux(lastLimb, U(0), limbOf(i) + 1)
+          imageOf(i) := Mux(lastLimb, U(0), imageOf(i) + U(limbImageBytes, m.addressBits bits))
+        }
+      }
+      cols.io.reseed := RegNext(loader.io.done(0)) init (False)
+      icols.io.reseed := RegNext(loader.io.done(2)) init (False)
+      when(io.start && !io.busy) {
+        limbs := io.limbs
+        for (i <- 0 until 3) { limbOf(i) := 0; imageOf(i) := 0 }
+      }
+    }
     when(running && finished(2) === total) { running := False; done := True }
     when(io.start && !io.busy) {
       running := True
-      total := (if (S == 1) io.count else (io.count * U(S, log2Up(S + 1) bits)).resize(cb))
+      total := (if (c.loaded) (io.count * io.limbs).resize(cb) else if (S == 1) io.count else (io.count * U(S, log2Up(S + 1) bits)).resize(cb))
       for (i <- 0 until 3) { started(i) := 0; finished(i) := 0; base(i) := 0 }
       // The units' limbs are 0 here: a batch is whole products, so each unit ends one on its last limb.
     }

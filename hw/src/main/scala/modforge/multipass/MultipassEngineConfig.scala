@@ -23,22 +23,31 @@ import modforge.polymul.StreamMul
   * a batch of `count` products is count S items, item (j, s) limb `limb` + s of product j, its regions s limbs' five
   * after limb `limb`'s. Each pass unit steps from limb to limb as it steps from item to item, and every constant that
   * depends on the prime is chosen by the unit's limb ([[modforge.polymul.PrimeChoice]]).
+  *
+  * `loaded` (the name's `_d1`, docs/polymul_multipass.md, "Primes loaded at run time"): a batch engine whose primes are
+  * run-time inputs. Every constant that depends on the prime is a loaded cell ([[modforge.polymul.ConstChain]]), and
+  * each pass unit loads its limb's constants from external memory before each pass ([[ConstLoader]]). A product has a
+  * run-time number of limbs `limbs` (1 to [[maxLimbs]]), each limb's five regions after the one before: a batch of
+  * `count` products is count x limbs items, limb after limb, as with limbs in sequence. `prime` is only the reference
+  * the generator computes the constants' forms for.
   */
 case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                  lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0,
                                  mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0, batch: Boolean = false,
-                                 productLimbs: Int = 1, sequence: Seq[BigInt] = Nil) {
+                                 productLimbs: Int = 1, sequence: Seq[BigInt] = Nil, loaded: Boolean = false) {
+  require(!loaded || batch, "_d1: primes loaded at run time run in a batch engine (_t1): its units load a limb's constants before each pass")
+  require(!loaded || sequence.isEmpty, "primes loaded at run time and limbs in sequence (_r) are two ways to serve several limbs: keep one")
   require(sequence.isEmpty || batch, "limbs in sequence run in a batch engine (_t1): its units step from limb to limb")
   require(sequence.size != 1, "one limb in sequence is the one-limb engine: give its prime as `prime`")
   require(limb + sequence.size <= math.max(productLimbs, 1) || sequence.isEmpty,
     s"limbs $limb to ${limb + sequence.size - 1} in sequence, but a product has $productLimbs")
   val columns: ColumnsConfig = ColumnsConfig(n, n1, inverse = false, busBits, burstBeats, slotBits, lanes, outstanding,
-    limbBits, prime, mul, halves, limb, runtimeBase = batch, sequence = sequence)
+    limbBits, prime, mul, halves, limb, runtimeBase = batch, sequence = sequence, loaded = loaded)
   val q: BigInt = columns.q
   val w: Int = columns.w
   val columnsInverse: ColumnsConfig = columns.copy(inverse = true, prime = if (sequence.isEmpty) q else 0, limbBits = w)
   val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul,
-    limb = limb, runtimeBase = batch, sequence = sequence)
+    limb = limb, runtimeBase = batch, sequence = sequence, loaded = loaded)
   require(columnsInverse.q == q && rows.q == q, s"the passes' primes differ: ${columns.q}, ${rows.q}, ${columnsInverse.q}")
   /** The limbs this engine serves: its one, or with limbs in sequence S of them, limb `limb` + s at step s. */
   val qs: Seq[BigInt] = columns.qs
@@ -73,6 +82,9 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
   def productStrideBytes: BigInt = mover.footprintBytes * productLimbs
   /** Bits of the batch's product count (`count`): up to 65535 products; the host keeps their regions within the address. */
   val countBits: Int = 16
+  /** With `loaded`: bits of the run-time limb count (`limbs`), and its largest value. */
+  val limbsBits: Int = 7
+  val maxLimbs: Int = (1 << limbsBits) - 1
   /** The port of a batch engine: the passes' bus with two ID bits above theirs, the pass unit (0 columns, 1 rows,
     * 2 columns_inverse), for SpinalHDL's arbiters to route R and B back. */
   def batchAxi = mover.axi.copy(idWidth = mover.axi.idWidth + 2)

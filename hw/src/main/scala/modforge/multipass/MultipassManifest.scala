@@ -32,7 +32,13 @@ object MultipassManifest {
   /** A batch design's `batch` member (a line of its own, after `cycles_per_product`), or nothing: `e` the (first)
     * engine, `steady` the cycles per product in the steady state. */
   def batch(e: MultipassEngineConfig, steady: Int): String =
-    if (!e.batch) "" else s"""
+    if (!e.batch) ""
+    else if (e.loaded) s"""
+  "batch": {"count_bits": ${e.countBits}, "limbs_bits": ${e.limbsBits}, "max_limbs": ${e.maxLimbs}, "limb_stride_bytes": ${e.mover.footprintBytes},
+    "unit_id_bits": 2, "id_bits": ${e.batchAxi.idWidth}, "units": ["columns", "rows", "columns_inverse"], "loader_unit_id": 3,
+    "steady_cycles_per_item": $steady, "items": "count x limbs, limb after limb of each product",
+    "promise": "first item: latency; each later one: steady_cycles_per_item; a product of L limbs: L steady_cycles_per_item"},"""
+    else s"""
   "batch": {"count_bits": ${e.countBits}, "product_stride_bytes": ${e.productStrideBytes}, "unit_id_bits": 2, "id_bits": ${e.batchAxi.idWidth},
     "units": ["columns", "rows", "columns_inverse"], "steady_cycles_per_product": $steady,
     "promise": "first product: latency; each later one: steady_cycles_per_product"},"""

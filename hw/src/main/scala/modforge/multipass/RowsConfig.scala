@@ -1,7 +1,7 @@
 package modforge.multipass
 
 import modforge.PreconditionError
-import modforge.polymul.{PrimeClass, StreamConfig, StreamMul, StreamPrimes}
+import modforge.polymul.{LoadedContext, PrimeClass, StreamConfig, StreamMul, StreamPrimes}
 
 /** The generation parameters of the `rows` pass in RTL ([[RowsPass]], docs/polymul_multipass.md, "RTL: the
   * rows pass"): one limb of prime q, n1 rows of n2 = n / n1 coefficients in regions x and y of
@@ -26,11 +26,14 @@ import modforge.polymul.{PrimeClass, StreamConfig, StreamMul, StreamPrimes}
   * @param runtimeBase an input `base` (bytes) added to every region base ([[MultipassBatch]]), as [[ColumnsConfig]]'s
   * @param sequence    limbs in sequence: the primes of the limbs the pass serves one pass after another (`prime` 0 or the
   *                    first), its `limb` input saying which; empty: the one prime q
+  * @param loaded      the prime's constants are loaded at run time before each pass (`_d1`,
+  *                    [[modforge.polymul.ConstChain]]): q is then the reference the generator computes them for
   * The bus, burst, slot and outstanding parameters are [[MoverConfig]]'s.
   */
 case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 1,
                       outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, limb: Int = 0,
-                      runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil) {
+                      runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false) {
+  require(!loaded || sequence.isEmpty, "loaded constants take one prime at a time, not limbs in sequence")
   require(sequence.isEmpty || prime == 0 || prime == sequence.head, "limbs in sequence give their primes in `sequence`")
   /** The reader's and writer's view: words of a whole beat (e slots), both operands. */
   val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2, limb = limb)
@@ -86,7 +89,7 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
     val cfg = StreamConfig.check(n2, q.bitLength - 1, Some(P), Some(w), mul, primes = Seq(q))
       .fold(e => fail(s"the streaming engine at n2 = $n2 with P = $P and $w-bit limbs refuses q = $q: $e"), identity)
     // With limbs in sequence the engine's pipelines hold every prime's tables ([[StreamConfig.sequence]]).
-    (if (sequence.size > 1) cfg.copy(sequence = sequence.size) else cfg, cls)
+    (if (sequence.size > 1) cfg.copy(sequence = sequence.size) else if (loaded) cfg.copy(loaded = true) else cfg, cls)
   }
   val q: BigInt = engine.primes.head
   val w: Int = engine.limbBits
@@ -99,5 +102,7 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
     }
     require(p.bitLength <= w, s"limb $l: q = $p has ${p.bitLength} bits, more than w = $w")
   }
+  /** The reference of the loaded constants (null unless `loaded`): q, the product's psi (order 2n), w. */
+  val loadedContext: LoadedContext = if (loaded) LoadedContext(n, q, modforge.ntt.NttConfig.findPsi(n, q), w) else null
   private def log2(x: Int) = 32 - Integer.numberOfLeadingZeros(x - 1)
 }

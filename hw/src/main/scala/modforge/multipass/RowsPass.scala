@@ -1,6 +1,6 @@
 package modforge.multipass
 
-import modforge.polymul.{PrimeChoice, StreamPolymul}
+import modforge.polymul.{ConstForm, PrimeChoice, StreamPolymul}
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axi._
@@ -44,6 +44,9 @@ class RowsPass(val c: RowsConfig) extends Component {
     val base = c.runtimeBase generate (in UInt (m.addressBits bits))
     /** Limbs in sequence ([[RowsConfig.sequence]]): the limb of the pass, held from `start` to `done`. */
     val limb = (c.qs.size > 1) generate (in UInt (PrimeChoice.selBits(c.qs.size) bits))
+    /** With `loaded` (`_d1`): the engine's constants, a word a cycle into its chain ([[modforge.polymul.ConstChain]]),
+      * only while no pass runs ([[ConstLoader]]). */
+    val load = c.loaded generate slave(Flow(Bits(c.loadedContext.cellBits bits)))
     val mem = master(Axi4(m.axi))
   }
   Axi4SpecRenamer(io.mem)
@@ -55,8 +58,11 @@ class RowsPass(val c: RowsConfig) extends Component {
 
   val pairs = new RowPairBuffer(c)
   pairs.io.beats << reader.io.words
-  val engine = new StreamPolymul(c.engine, if (c.qs.size > 1) c.qs else Nil)
+  val engine = new StreamPolymul(c.engine, if (c.qs.size > 1) c.qs else Nil, c.loadedContext)
   if (c.qs.size > 1) engine.io.sel := io.limb
+  if (c.loaded) engine.io.load << io.load
+  /** The loaded constants' forms, in chain order (empty unless `loaded`). */
+  def loadedForms: Seq[ConstForm] = engine.loadedForms
   engine.io.in_valid := pairs.io.pairs.valid
   pairs.io.pairs.ready := engine.io.in_ready
   engine.io.in_a := pairs.io.pairs.a

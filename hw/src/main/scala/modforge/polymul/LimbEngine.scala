@@ -3,6 +3,7 @@ package modforge.polymul
 import modforge.modmul.Precompute
 import modforge.ntt.NttConfig
 import spinal.core._
+import spinal.lib.{Flow, slave}
 
 /** One RNS limb of the streaming engine: two forward NTT pipelines (a and b, in lockstep), the
   * pointwise product and the inverse NTT pipeline, for the prime `cfg.primes(limb)`, P lanes wide.
@@ -13,7 +14,8 @@ import spinal.core._
   * Every register runs on the enclosing clock domain, the clock gated by [[StreamControl]]'s `tick`:
   * this component has no flow control of its own. Latency [[StreamConfig.latency]] (checked here).
   */
-class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[BigInt] = Nil) extends Component {
+class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[BigInt] = Nil, loaded: LoadedContext = null) extends Component {
+  require(loaded == null || (sequence.isEmpty && cfg.shape.loaded), "loaded constants: one prime, the shape's loaded tables")
   val w: Int = cfg.limbBits
   val P: Int = cfg.lanes
   val F: Int = cfg.frame
@@ -30,10 +32,16 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[
     val resetSource = in Bool ()
     /** With limbs in sequence: the prime of every beat in the pipelines, changed only while they hold none. */
     val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
+    /** Constants loaded at run time ([[ConstChain]]): a word a cycle into this engine's chain, and its last cell on. */
+    val load = (loaded != null) generate slave(Flow(Bits(loaded.cellBits bits)))
+    val loadOut = (loaded != null) generate (out Bits (loaded.cellBits bits))
   }
   val q: BigInt = primes.head
+  /** The loaded constants' chain (null: literals). */
+  val chain: ConstChain = if (loaded != null) new ConstChain(loaded, free, io.load) else null
   // Two levels of the select's copies, on the free clock (PrimeChoice): the caller changes it between passes.
-  val choice: PrimeChoice = if (primes.size > 1) PrimeChoice(primes, io.sel, copies = 2, domain = free) else PrimeChoice.one(primes.head)
+  val choice: PrimeChoice = if (primes.size > 1) PrimeChoice(primes, io.sel, copies = 2, domain = free)
+    else if (chain != null) PrimeChoice.loaded(primes.head, chain) else PrimeChoice.one(primes.head)
   /** The pipelines' builder, on this component's clock (gated by the tick) and reset tree. */
   val pipes = new NttPipelines(cfg.shape, choice, psis, free, io.tick, io.resetSource)
   val tw: StreamTwiddles = pipes.tw
@@ -46,8 +54,8 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[
     val m = cfg.mul.barrett(w)
     val cs = primes.map(p => Precompute.barrett(w, p))
     m.in_valid := True; m.in_a := a; m.in_b := b
-    m.in_m := choice.pick(cs.map(_._1), w); m.in_r := choice.pick(cs.map(_._2), w + 1)
-    m.in_l := choice.pick(cs.map(c => BigInt(c._3)), m.in_l.getWidth)
+    m.in_m := choice.pick(cs.map(_._1), w, ConstKind.Barrett(0)); m.in_r := choice.pick(cs.map(_._2), w + 1, ConstKind.Barrett(1))
+    m.in_l := choice.pick(cs.map(c => BigInt(c._3)), m.in_l.getWidth, ConstKind.Barrett(2))
     m.out_t
   }
 
@@ -59,4 +67,5 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[
   require(latency == cfg.latency, s"LimbEngine latency $latency, StreamConfig says ${cfg.latency}")
   require(Lm == cfg.shoupLatency)
   io.c := Vec(result)
+  if (chain != null) chain.finish(io.loadOut)
 }

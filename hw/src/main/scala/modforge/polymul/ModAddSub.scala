@@ -16,5 +16,5 @@ object ModAddSub {
   def apply(w: Int, q: BigInt): ModAddSub = { val qU = U(q, w bits); new ModAddSub(w, () => qU) }
   /** One prime: exactly [[apply(w, q)]]. */
   def apply(w: Int, primes: PrimeChoice): ModAddSub =
-    if (primes.single) apply(w, primes.primes.head) else new ModAddSub(w, () => primes.q(w))
+    if (primes.literal) apply(w, primes.primes.head) else new ModAddSub(w, () => primes.q(w, ConstChain.addUses))
 }

@@ -66,19 +66,24 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
 
   /** x * table(block) in the second half of each block of 2d positions (`all`: in both halves,
     * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
-  def sdfMul(x: UInt, o: Int, d: Int, table: Seq[Seq[BigInt]], upper: Option[Seq[BigInt]]): UInt = {
+  def sdfMul(x: UInt, o: Int, d: Int, table: Seq[Seq[BigInt]], upper: Option[Seq[BigInt]], scale: Int = 1): UInt = {
     if (shape.splitTable(table.head.size)) return sdfMulSplit(x, o, d, table, upper)
     val pos = Phase(F, o, phaseReset())
     val second = pos(log2(d))
     def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
-    // table(l): prime l's table (one prime: the table itself).
+    // table(l): prime l's table (one prime: the table itself). Loaded at run time (`scale`: the NTT size whose
+    // inverse the inverse's last stage folds in), every table is read through index copies.
     val (t, tr) =
-      if (table.head.size < TwiddleMul.copiedFrom) mul.lookupOf(table, block(pos))
+      if (primes.loaded) {
+        require(o >= 1 || table.head.size == 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
+        mul.lookupLoaded(table.head, scale, block(Phase(F, o - 1, phaseReset())))
+      } else if (table.head.size < TwiddleMul.copiedFrom) mul.lookupOf(table, block(pos))
       else {
         require(o >= 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
         mul.lookupCopiedOf(table, block(Phase(F, o - 1, phaseReset())))
       }
     val (tSel, trSel) = upper match {
+      case Some(u) if primes.loaded => val (w0, r0) = mul.pairOf(u, scale); (Mux(second, t, w0), Mux(second, tr, r0))
       case Some(u) if primes.single => (Mux(second, t, U(u.head, mul.k bits)), Mux(second, tr, U(mul.companion(u.head), mul.k bits)))
       case Some(u) => (Mux(second, t, primes.pick(u, mul.k)), Mux(second, tr, primes.pick(u.indices.map(l => mul.companionOf(l, u(l))), mul.k)))
       case None => (t, tr)
@@ -106,7 +111,10 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
     def block(p: UInt) = (p >> (log2(d) + 1)).resize(b)
     /** (W, W') of table t at the block of the beat at offset `at`, its index from `part` of the block. */
     def read(t: Seq[Seq[BigInt]], at: Int, part: UInt => UInt): (UInt, UInt) =
-      if (t.head.size < TwiddleMul.copiedFrom) mul.lookupOf(t, part(block(Phase(F, at, phaseReset()))))
+      if (primes.loaded) {
+        require(at >= 1, s"a $d-span stage's table read at offset $at: its index copies need offset >= 1")
+        mul.lookupLoaded(t.head, 1, part(block(Phase(F, at - 1, phaseReset()))))
+      } else if (t.head.size < TwiddleMul.copiedFrom) mul.lookupOf(t, part(block(Phase(F, at, phaseReset()))))
       else {
         require(at >= 1, s"a $d-span stage's table read at offset $at: its index copies need offset >= 1")
         mul.lookupCopiedOf(t, part(block(Phase(F, at - 1, phaseReset()))))
@@ -189,8 +197,8 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
         for (j <- 0 until P if (j / g) % 2 == 0) {
           val sum = RegNext(arith.add(x(j), x(j + g)))
           val diff = RegNext(arith.sub(x(j), x(j + g)))
-          y(j) = if (last) mul.constOf(sum, tws.map(_.nInv)) else Delay(sum, Lm)
-          y(j + g) = mul.constOf(diff, tws.map(_.inv(r, j / (2 * g))))
+          y(j) = if (last) mul.constOf(sum, tws.map(_.nInv), shape.n) else Delay(sum, Lm)
+          y(j + g) = mul.constOf(diff, tws.map(_.inv(r, j / (2 * g))), if (last) shape.n else 1)
         }
         x = y.toSeq; o += 1 + Lm
       } else {
@@ -198,7 +206,8 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
         val bs = sdfButterflies(x, o, d, arith.add, arith.sub)
         x = (0 until P).map { j =>
           val blocks = F / (2 * d)
-          sdfMul(bs(j), o + d + 1, d, tws.map(t => (0 until blocks).map(i => t.inv(r, j * blocks + i))), if (last) Some(tws.map(_.nInv)) else None)
+          sdfMul(bs(j), o + d + 1, d, tws.map(t => (0 until blocks).map(i => t.inv(r, j * blocks + i))), if (last) Some(tws.map(_.nInv)) else None,
+            if (last) shape.n else 1)
         }
         o += d + 1 + 1 + Lm + splitExtra(d)
       }

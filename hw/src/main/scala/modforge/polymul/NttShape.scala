@@ -12,9 +12,12 @@ import spinal.lib.Delay
   * @param tableWords the most twiddle-table words a pipeline's SDF stages may hold over every code of the select
   *                   (2^selBits primes x the stages' blocks, per lane) before its largest stages take their twiddles in
   *                   two factors from two small tables ([[splitTable]]); the default [[NttShape.tableWordsMax]]
+  * @param loaded     the twiddles are loaded at run time ([[ConstChain]]): one prime's tables, in flip-flops, split
+  *                   while a pipeline holds more than `tableWords` ([[NttShape.loadedTableWords]] for the engines)
   */
 case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast, store: LineStore = LineStore.Auto,
-                    primes: Int = 1, tableWords: Int = NttShape.tableWordsMax) {
+                    primes: Int = 1, tableWords: Int = NttShape.tableWordsMax, loaded: Boolean = false) {
+  require(!loaded || primes == 1, "loaded twiddles are one prime's at a time")
   require(primes >= 1, s"primes = $primes: a pipeline serves at least one prime")
   require(n >= 2 && (n & (n - 1)) == 0, s"NTT of $n points: a power of two from 2 is needed")
   require(lanes >= 1 && (lanes & (lanes - 1)) == 0 && n / lanes >= 2, s"$lanes lanes at n = $n: a power of two with n/P >= 2 is needed")
@@ -51,9 +54,9 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
   private def splitWords(blocks: Int): Int = { val b = Integer.numberOfTrailingZeros(blocks); (1 << (b - b / 2)) + (1 << (b / 2)) }
   /** The blocks (entries a prime, per lane) of the split stages. */
   lazy val splitBlocks: Set[Int] =
-    if (primes == 1) Set.empty
+    if (primes == 1 && !loaded) Set.empty
     else {
-      val codes = 1 << PrimeChoice.selBits(primes)
+      val codes = if (loaded) 1 else 1 << PrimeChoice.selBits(primes)
       val stages = (0 until logN).map(1 << _).filter(_ < frame).map(d => frame / (2 * d)).sorted.reverse // largest first
       def words(split: Set[Int]) = codes * stages.map(b => if (split(b)) splitWords(b) else b).sum
       stages.filter(b => splitWords(b) < b).foldLeft(Set.empty[Int])((s, b) => if (words(s) > tableWords) s + b else s)
@@ -75,4 +78,9 @@ object NttShape {
   /** [[NttShape.tableWords]]'s default: about the tables a pipeline of the largest sequence design synthesized whole
     * on this machine holds, `mpoly_16384_x64_k8_b256_l1_s32_p1_w31_t1_r8`'s 2,040 words. */
   val tableWordsMax = 2048
+  /** [[NttShape.tableWords]] of the pipelines whose twiddles are loaded at run time ([[ConstChain]]): a table entry is
+    * then 2 (w + 1) flip-flops and its multiplexers, so the largest stages take their twiddles in two factors (one
+    * more Shoup multiplier) until a pipeline holds at most this many. At n2 = 512 (P = 1) that splits the 256- and
+    * 128-block stages: 183 words in place of 511. */
+  val loadedTableWords = 256
 }

@@ -28,13 +28,20 @@ import spinal.core._
   * @param sel    the prime of the data, log2Up(primes) bits; null with one prime
   * @param copies 0: `sel` read directly; 1 or 2: the levels of registered copies between it and each table
   * @param domain the copies' clock domain (null: the current one)
+  * @param chain  primes loaded at run time ([[ConstChain]]): one prime, the reference, and every constant a loaded
+  *               cell of the chain instead of a literal (null: literals or tables, as above)
   */
-case class PrimeChoice(primes: Seq[BigInt], sel: UInt, copies: Int = 0, domain: ClockDomain = null) {
+case class PrimeChoice(primes: Seq[BigInt], sel: UInt, copies: Int = 0, domain: ClockDomain = null, chain: ConstChain = null) {
   require(primes.nonEmpty, "a pipeline serves at least one prime")
   require((primes.size == 1) == (sel == null), s"${primes.size} primes: a select exactly when there are two or more")
   require(copies >= 0 && copies <= 2, s"copies = $copies: 0, 1 or 2 levels of registered copies")
   val count: Int = primes.size
   val single: Boolean = count == 1
+  require(chain == null || single, "loaded constants serve one prime at a time")
+  /** The constants are loaded at run time ([[ConstChain]]). */
+  val loaded: Boolean = chain != null
+  /** The constants are literals: one prime, not loaded. */
+  val literal: Boolean = single && !loaded
   /** Bits of `sel`. */
   val bits: Int = PrimeChoice.selBits(count)
 
@@ -52,18 +59,22 @@ case class PrimeChoice(primes: Seq[BigInt], sel: UInt, copies: Int = 0, domain: 
       reg(trunk)
   }
 
-  /** values(sel) as a `width`-bit signal: the literal with one prime. */
-  def pick(values: Seq[BigInt], width: Int): UInt = {
+  /** values(sel) as a `width`-bit signal: the literal with one prime; loaded, a cell of the chain holding a
+    * constant of `kind` (read by at most `uses` callers). */
+  def pick(values: Seq[BigInt], width: Int, kind: ConstKind = ConstKind.Twiddle(), uses: Int = 1): UInt = {
     require(values.size == count, s"${values.size} values for $count primes")
-    if (single) U(values.head, width bits) else PrimeChoice.sliced(values, width, count, () => selCopy())
+    if (loaded) chain.scalar(kind, values.head, width, uses)
+    else if (single) U(values.head, width bits) else PrimeChoice.sliced(values, width, count, () => selCopy())
   }
-  /** q(sel). */
-  def q(width: Int): UInt = pick(primes, width)
+  /** q(sel); loaded, a cell read by at most `uses` callers. */
+  def q(width: Int, uses: Int = 1): UInt = pick(primes, width, ConstKind.Modulus, uses)
 }
 
 object PrimeChoice {
   /** The one-prime choice: no select, every constant a literal. */
   def one(q: BigInt): PrimeChoice = PrimeChoice(Seq(q), null)
+  /** One prime, its constants loaded at run time through `chain` (null: [[one]]). */
+  def loaded(q: BigInt, chain: ConstChain): PrimeChoice = PrimeChoice(Seq(q), null, chain = chain)
   def selBits(count: Int): Int = math.max(1, log2Up(count))
   /** First-level copies each serve this many slices (2 levels). */
   val perTrunk: Int = 32

@@ -16,15 +16,18 @@ import modforge.ntt.NttConfig
   * @param sequence the primes one limb's pipelines serve one after another (the multi-pass rows engine's limbs in
   *                 sequence, [[PrimeChoice]]), which sets their tables' sizes ([[NttShape.splitTable]]); 1 otherwise
   * @param tableWords [[NttShape.tableWords]] (tests set it low to split the tables of small pipelines)
+  * @param loaded   the one limb's constants are loaded at run time (the multi-pass rows engine of `_d1`, [[ConstChain]]):
+  *                 its primes are the reference; the shape splits its tables to [[NttShape.loadedTableWords]] words
   */
 case class StreamConfig(n: Int, logq: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast,
                         store: LineStore = LineStore.Auto, primeClass: PrimeClass = PrimeClass.AnyPrime,
                         givenPrimes: Seq[BigInt] = Nil, sequence: Int = 1,
-                        tableWords: Int = NttShape.tableWordsMax) {
+                        tableWords: Int = NttShape.tableWordsMax, loaded: Boolean = false) {
   if (givenPrimes.nonEmpty && primeClass != PrimeClass.AnyPrime)
     throw new PreconditionError(s"_c${primeClass.name} draws the primes from a class and given primes (_q<hash>) are your own: keep one")
   /** The NTT pipelines' shape ([[NttPipelines]]): n points, P lanes, w bits. */
-  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store, primes = sequence, tableWords = tableWords)
+  val shape: NttShape = NttShape(n, lanes, limbBits, mul, store, primes = sequence,
+    tableWords = if (loaded) math.min(tableWords, NttShape.loadedTableWords) else tableWords, loaded = loaded)
   val logN: Int = shape.logN
   val logP: Int = shape.logP
   /** Beats per product (one product accepted every `frame` cycles in steady state). */

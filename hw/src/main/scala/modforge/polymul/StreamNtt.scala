@@ -19,7 +19,9 @@ import spinal.lib.Delay
   * @param psis  for each prime any primitive 2n-th root of unity mod it
   * @param free the free clock domain, for the delay lines in macros ([[DelayLine]])
   */
-class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean, free: ClockDomain) extends Component {
+class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean, free: ClockDomain,
+                loaded: LoadedContext = null) extends Component {
+  require(loaded == null || (primes.size == 1 && shape.loaded), "loaded constants: one prime, the shape's loaded tables")
   /** One prime (every use but the multi-pass engine's limbs in sequence). */
   def this(shape: NttShape, q: BigInt, psi: BigInt, inverse: Boolean, free: ClockDomain) = this(shape, Seq(q), Seq(psi), inverse, free)
   val q: BigInt = primes.head
@@ -33,13 +35,20 @@ class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigI
     val resetSource = in Bool ()
     /** With several primes: the prime of the frames in the pipeline ([[PrimeChoice]]), steady while any is. */
     val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
+    /** Constants loaded at run time ([[ConstChain]]): a word a cycle into this unit's chain, and its last cell on. */
+    val load = (loaded != null) generate spinal.lib.slave(spinal.lib.Flow(Bits(loaded.cellBits bits)))
+    val loadOut = (loaded != null) generate (out Bits (loaded.cellBits bits))
   }
+  /** The loaded constants' chain (null: literals). */
+  val chain: ConstChain = if (loaded != null) new ConstChain(loaded, free, io.load) else null
   // Two levels of the select's copies, on the free clock (PrimeChoice): the caller changes it between passes.
-  val pipes = new NttPipelines(shape, if (primes.size > 1) PrimeChoice(primes, io.sel, copies = 2, domain = free) else PrimeChoice.one(primes.head),
+  val pipes = new NttPipelines(shape, if (primes.size > 1) PrimeChoice(primes, io.sel, copies = 2, domain = free)
+    else if (chain != null) PrimeChoice.loaded(primes.head, chain) else PrimeChoice.one(primes.head),
     psis, free, io.tick, io.resetSource)
   val (result, latency) =
     if (inverse) pipes.inverse(io.x.toList, 0)
     else pipes.forward(Seq(io.x.toList)) match { case (Seq(y), o) => (y, o) }
   require(latency == shape.latency, s"StreamNtt latency $latency, NttShape says ${shape.latency}")
   io.y := Vec(result)
+  if (chain != null) chain.finish(io.loadOut)
 }

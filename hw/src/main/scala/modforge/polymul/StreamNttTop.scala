@@ -15,7 +15,8 @@ import spinal.lib.Delay
   * the first beat of a frame's result presented `latency` edges after the edge that accepted its first
   * beat, as [[StreamPolymul]] does with its latency.
   */
-class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean) extends Component {
+class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean,
+                   val loaded: LoadedContext = null) extends Component {
   def this(shape: NttShape, q: BigInt, psi: BigInt, inverse: Boolean) = this(shape, Seq(q), Seq(psi), inverse)
   val q: BigInt = primes.head
   val psi: BigInt = psis.head
@@ -29,6 +30,10 @@ class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[B
     val out_y = out UInt (width bits)
     /** With several primes ([[PrimeChoice]]): the prime of every frame in the unit, changed only while it holds none. */
     val sel = (primes.size > 1) generate (in UInt (PrimeChoice.selBits(primes.size) bits))
+    /** With `loaded`: the unit's constants, a word a cycle into its chain ([[ConstChain]]) while it holds no frame;
+      * `load_out` its last cell. */
+    val load = (loaded != null) generate spinal.lib.slave(spinal.lib.Flow(Bits(loaded.cellBits bits)))
+    val load_out = (loaded != null) generate (out Bits (loaded.cellBits bits))
   }
   noIoPrefix()
 
@@ -50,9 +55,10 @@ class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[B
   val datapath = new ClockingArea(modforge.ClockGate.domain(tick)) {
     val x = RegNext(io.in_x)
     val unit = new ClockingArea(ClockDomain.current.copy(reset = resets(2))) {
-      val ntt = new StreamNtt(shape, primes, psis, inverse, free.copy(reset = resets(2)))
+      val ntt = new StreamNtt(shape, primes, psis, inverse, free.copy(reset = resets(2)), loaded)
     }.ntt
     if (primes.size > 1) unit.io.sel := io.sel
+    if (loaded != null) { unit.io.load << io.load; io.load_out := unit.io.loadOut }
     unit.io.tick := tick
     unit.io.resetSource := firstLevel(2)
     for (j <- 0 until shape.lanes) unit.io.x(j) := x(j * shape.limbBits, shape.limbBits bits)
@@ -60,4 +66,6 @@ class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[B
   }
 
   def latency: Int = shape.latency
+  /** The loaded constants' forms, in chain order (empty unless `loaded`). */
+  val loadedForms: Seq[ConstForm] = if (loaded != null) datapath.unit.chain.forms else Nil
 }

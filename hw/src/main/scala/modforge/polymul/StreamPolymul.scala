@@ -1,6 +1,7 @@
 package modforge.polymul
 
 import spinal.core._
+import spinal.lib.slave
 
 /** The streaming RNS polymul engine, the top of a `polymul_<n>_<logq>_s<P>[_w<w>]` design
   * (docs/polymul.md, "The streaming engine"): L [[LimbEngine]]s side by side under one
@@ -12,8 +13,9 @@ import spinal.core._
   *  - `out_valid`, `out_ready`, `out_c`: one beat of the product mod (x^n + 1, q_l), same layout.
   * A product is n/P beats in and n/P beats out, in order; products follow each other back to back.
   */
-class StreamPolymul(val cfg: StreamConfig, val sequence: Seq[BigInt] = Nil) extends Component {
+class StreamPolymul(val cfg: StreamConfig, val sequence: Seq[BigInt] = Nil, val loaded: LoadedContext = null) extends Component {
   require(sequence.isEmpty || cfg.limbs == 1, s"limbs in sequence run through one limb engine, not ${cfg.limbs}")
+  require(loaded == null || cfg.limbs == 1, s"constants loaded at run time serve one limb engine, not ${cfg.limbs}")
   private val width = cfg.limbs * cfg.lanes * cfg.limbBits
   val io = new Bundle {
     val in_valid = in Bool ()
@@ -26,6 +28,10 @@ class StreamPolymul(val cfg: StreamConfig, val sequence: Seq[BigInt] = Nil) exte
     /** With limbs in sequence (`sequence`, the multi-pass engine's rows pass): which prime the products in the
       * engine are of ([[PrimeChoice]]); the caller changes it only while the engine holds none of another. */
     val sel = (sequence.size > 1) generate (in UInt (PrimeChoice.selBits(sequence.size) bits))
+    /** With `loaded` (the multi-pass rows engine of `_d1`): the limb engine's constants, a word a cycle into its chain
+      * ([[ConstChain]]), while it holds no product; `load_out` its last cell. */
+    val load = (loaded != null) generate slave(spinal.lib.Flow(Bits(loaded.cellBits bits)))
+    val load_out = (loaded != null) generate (out Bits (loaded.cellBits bits))
   }
   noIoPrefix()
 
@@ -60,9 +66,10 @@ class StreamPolymul(val cfg: StreamConfig, val sequence: Seq[BigInt] = Nil) exte
     val limbs = (0 until cfg.limbs).map { l =>
       val limbReset = resets(2 + l)
       val e = new ClockingArea(ClockDomain.current.copy(reset = limbReset)) {
-        val engine = new LimbEngine(cfg, l, free.copy(reset = limbReset), sequence)
+        val engine = new LimbEngine(cfg, l, free.copy(reset = limbReset), sequence, loaded)
       }.engine
       if (sequence.size > 1) e.io.sel := io.sel
+      if (loaded != null) { e.io.load << io.load; io.load_out := e.io.loadOut }
       e.io.tick := tick
       e.io.resetSource := firstLevel(2 + l)
       for (j <- 0 until cfg.lanes) { e.io.a(j) := slice(a, l, j); e.io.b(j) := slice(b, l, j) }
@@ -72,6 +79,8 @@ class StreamPolymul(val cfg: StreamConfig, val sequence: Seq[BigInt] = Nil) exte
   }
 
   def latency: Int = cfg.latency
+  /** The loaded constants' forms, in chain order (empty unless `loaded`). */
+  val loadedForms: Seq[ConstForm] = if (loaded != null) datapath.limbs.head.chain.forms else Nil
 }
 
 object StreamPolymul {

@@ -42,9 +42,35 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
     * `mpoly_8192_x32_k4_b256_l1_s32_p1_w31_t1_r4`'s worst path (7.07 ns at tt: 2.42 ns on the copy's output, a
     * column NTT's lane-pair stage, 2026-11-30). The select is steady through a pass, so the register only delays the
     * constant's change by one cycle (the select then needs copies + 1 steady cycles before a beat reads it). */
-  def constOf(x: UInt, ts: Seq[BigInt]): UInt =
-    if (primes.single) const(x, ts.head)
+  def constOf(x: UInt, ts: Seq[BigInt], scale: Int = 1): UInt =
+    if (primes.loaded) { val (t, tr) = pairOf(ts, scale); apply(x, modforge.KeepReg(t), modforge.KeepReg(tr)) }
+    else if (primes.single) const(x, ts.head)
     else apply(x, modforge.KeepReg(primes.pick(ts, k)), modforge.KeepReg(primes.pick(ts.indices.map(l => companionOf(l, ts(l))), k)))
+
+  /** (W, W') of the twiddle ts(sel) as signals: literals with one prime, a loaded cell (`scale`: an NTT size whose
+    * inverse is folded into W, [[ConstForm.Power]]), or each prime's picked. */
+  def pairOf(ts: Seq[BigInt], scale: Int = 1): (UInt, UInt) =
+    if (primes.loaded) primes.chain.pair(ts.head, scale, ConstChain.pairUses)
+    else if (primes.single) (U(ts.head, k bits), U(companion(ts.head), k bits))
+    else (primes.pick(ts, k), primes.pick(ts.indices.map(l => companionOf(l, ts(l))), k))
+
+  /** (W, W') = table(idx) with the table's entries loaded at run time ([[ConstChain.table]]), `idxAhead` the index one
+    * tick ahead: as [[lookupCopied]], the 2k output bits cut into slices, each reading its own registered copy of the
+    * index; a slice has [[PrimeChoice.sliceBits]] bits, so that a copy's bit drives about 64 multiplexer selects (a
+    * register file is a multiplexer per bit and entry pair, where a constant table folds into less logic). */
+  def lookupLoaded(table: Seq[BigInt], scale: Int, idxAhead: => UInt): (UInt, UInt) = {
+    val cells = primes.chain.table(table, scale)
+    if (cells.size == 1) return (cells.head(k, k bits).asUInt, cells.head(0, k bits).asUInt)
+    val bits = log2Up(cells.size)
+    val sb = PrimeChoice.sliceBits(cells.size)
+    val ahead = idxAhead.resize(bits)
+    val slices = (0 until 2 * k by sb).map { lo =>
+      val n = math.min(sb, 2 * k - lo)
+      Vec(cells.map(c => c(lo, n bits)))(modforge.KeepReg(ahead))
+    }
+    val all = Cat(slices).asUInt // Cat of a Seq: its first element in the low bits
+    (all(k, k bits), all(0, k bits))
+  }
 
   /** Each prime's table, padded to 2^bits entries, one prime after another, with the select's
     * unused codes reading prime 0's: one table indexed by sel ## idx. */
@@ -57,6 +83,7 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
 
   /** (W, W') = tables(sel)(idx): [[lookup]] over each prime's table. */
   def lookupOf(tables: Seq[Seq[BigInt]], idx: UInt): (UInt, UInt) = {
+    require(!primes.loaded, "a loaded table is read through lookupLoaded")
     if (primes.single) lookup(tables.head, idx)
     else if (tables.head.size == 1) (primes.pick(tables.map(_.head), k), primes.pick(tables.zipWithIndex.map { case (t, l) => companionOf(l, t.head) }, k))
     else {
@@ -102,6 +129,7 @@ class TwiddleMul(val w: Int, val primes: PrimeChoice, mul: StreamMul) {
   /** [[lookupCopied]] over each prime's table: the select joins the index above its bits, and each slice's
     * registered copy holds both (the select is steady through a pass, so its copy one tick late is too). */
   def lookupCopiedOf(tables: Seq[Seq[BigInt]], idxAhead: UInt): (UInt, UInt) = {
+    require(!primes.loaded, "a loaded table is read through lookupLoaded")
     if (primes.single) return lookupCopied(tables.head, idxAhead)
     val (words, bits) = flat(tables, (l, v) => (v << k) | companionOf(l, v))
     val ib = bits + primes.bits
