@@ -368,3 +368,12 @@ async def batch_slow_b(dut):
         ram.write_if.b_channel.set_pause_generator(random_pauses(rng, 0.9))
     tb.pause = 0.9
     tb.record("batch", [await tb.run_batch(("random", "random", "random"), "batch_slow_b:three")])
+
+
+@cocotb.test()
+async def batch_two(dut):
+    """A batch of two (random, all q - 1 both) with AR, R, AW, W and B each paused in 30% of cycles: the large sets'
+    test (many limbs, or a large n under Verilator), where a batch of four would take hours."""
+    tb = await _bench(dut, 3)
+    tb.set_pauses(float(os.environ.get("MODFORGE_PAUSE", "0.3")))
+    tb.record("batch", [await tb.run_batch(("random", "max"), "batch_two:two")])

@@ -7,7 +7,8 @@ M' and floor(4^w / M')).
 
 Long (make test-long, MODFORGE_POLYMUL_LONG=1): the n = 1024 engine run by the batch bench
 (verif/bench/multipass_batch_bench.py) on AxiRam with primes it was not generated for: three limbs of 30, 26 and 20
-bits; SEAL's n = 1024 prime with a 17-bit one under back-pressure; the reference prime alone with B slow. Each c
+bits; SEAL's n = 1024 prime with a 17-bit one under back-pressure; the reference prime alone with B slow; the 29 primes
+of (32768, 886) through a 31-bit engine, with back-pressure. Each c
 against a schoolbook product mod each prime and its CRT mod Q; each item's constants loads against the image's bursts.
 A flipped bit of one constant must turn the bench red.
 """
@@ -134,6 +135,30 @@ def test_loaded_batch(generated, test, primes):
     for r in records[test]:
         assert r["limbs"] == len(primes.split(","))
         _check(m, r)
+
+
+# The engine at (32768, 886)'s own limbs: its 29 primes of 31 bits (stream_primes(32768, 886, 31), = 1 mod 65536, so
+# also 1 mod 2048), through a 31-bit n = 1024 engine: every limb's image, the 7-bit limb count, 58 items a batch.
+WIDE31 = "mpoly_1024_x32_b256_l1_s32_p2_w31_mpaper_t1_d1"
+
+
+@pytest.fixture(scope="session")
+def generated31():
+    generate(OUT, [WIDE31])
+    return True
+
+
+@LONG_ONLY
+def test_loaded_29_limbs(generated31):
+    from polymul.multipass import stream_primes
+    primes = stream_primes(32768, 886, 31)
+    assert len(primes) == 29 and all(q % 65536 == 1 for q in primes)
+    m, records = run(OUT, WIDE31, "multipass_batch_bench", "batch", ("batch_two",), testcase="batch_two",
+                     extra_env={"MODFORGE_BATCH": "2", "MODFORGE_PRIMES": ",".join(map(str, primes))})
+    (r,) = records["batch_two"]
+    assert r["limbs"] == 29 and r["count"] == 2
+    print(f"{WIDE31} {r['test']}: 2 products of 29 limbs, 30% pauses, in {r['cycles']} cycles; the promise {r['promise']} "
+          f"(ratio {r['ratio']})")
 
 
 @LONG_ONLY
