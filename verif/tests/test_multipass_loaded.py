@@ -154,7 +154,7 @@ def test_loaded_29_limbs(generated31):
     primes = stream_primes(32768, 886, 31)
     assert len(primes) == 29 and all(q % 65536 == 1 for q in primes)
     m, records = run(OUT, WIDE31, "multipass_batch_bench", "batch", ("batch_two",), testcase="batch_two",
-                     extra_env={"MODFORGE_BATCH": "2", "MODFORGE_PRIMES": ",".join(map(str, primes))})
+                     extra_env={"MODFORGE_BATCH": "2", "MODFORGE_BATCH_TWO": "1", "MODFORGE_PRIMES": ",".join(map(str, primes))})
     (r,) = records["batch_two"]
     assert r["limbs"] == 29 and r["count"] == 2
     print(f"{WIDE31} {r['test']}: 2 products of 29 limbs, 30% pauses, in {r['cycles']} cycles; the promise {r['promise']} "
