@@ -31,7 +31,8 @@ one at a time (coordinate descent, as flow/dse.py does for the multipliers), not
      counted L times (reports/polymul_multipass.md). Where those L copies exceed 25 mm2, the best one-limb point
      with the narrowest limbs that keep the set's L (`_w<w>`, narrowest_width), measured; where those still exceed
      it, the engine with r limbs in sequence (`_k<r>_..._r<r>`, r = ceil(L / the copies that fit)), measured, and r chosen
-     again from its own area while it does not fit (its tables of constants grow with r), at most three times.
+     again from its own area while it does not fit (its tables of constants grow with r), at most three times;
+     where none of those fits, the engine with its primes loaded at run time (`_d1`, loaded_name), measured.
      The set's best engine, single-pass or multi-pass, is
      reports/polymul_best.csv's row (flow/reports/polymul_engines.py). --engines picks the steps: `single`
      (1-7), `multi` (8) or both (default); at n >= 8192 the single-pass points' macros alone exceed 25 mm2.
@@ -71,6 +72,12 @@ MULTIPASS_LANES = (1, 2)
 MULTIPASS_W = 31                    # the widest limb the rows engine's multipliers take: fewest limbs
 MULTIPASS_W_MIN = 20                # the narrowest limb step 8 tries (narrowest_width)
 ENGINES = ("single", "multi")
+
+
+def loaded_name(n: int, n1: int, p: int, w: int = MULTIPASS_W) -> str:
+    """The one-limb batch point with its primes loaded at run time (`_d1`, docs/polymul_multipass.md, "RTL: primes
+    loaded at run time"): one synthesis for any limbs of its n."""
+    return f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{w}_t1_d1"
 
 
 def multipass_name(n: int, n1: int, p: int, r: int = 1, w: int = MULTIPASS_W) -> str:
@@ -480,9 +487,17 @@ class SetSweep:
                 d = multipass_name(n, n1, p, r, w)
                 self.out(f"  limbs in sequence: {limbs} limbs over copies of {per_copy:.2f} mm2 -> {fit} engines of {r}: {d}")
                 got = one_point(d, p)
+                if got and got["fits_25mm2"]:
+                    fits = True
                 if not got or got["fits_25mm2"]:
                     break
                 per_copy = per_copy_of(got)  # the r-limb engine's own area: the next r from it
+            # Still nothing within 25 mm2 (limbs in sequence whose tables do not synthesize here, or are too large):
+            # the engine with its primes loaded at run time, whose size does not grow with the limbs, measured.
+            if not fits:
+                d = loaded_name(n, n1, p)
+                self.out(f"  primes loaded at run time: {limbs} limbs through one engine of any primes: {d}")
+                one_point(d, p)
         b = max(rows, key=pe.rank) if rows else None
         self.log.append(f"{self.set}: multipass: {len(cands)} points, {len(rows)} measured, best "
                         + (f"{b['design']} ({b['area_mm2']:.1f} mm2 for L copies, "

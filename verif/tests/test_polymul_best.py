@@ -767,6 +767,8 @@ def test_multipass_step_points_and_best(tree, monkeypatch):
     assert len(s.log) == 1 and s.log[0].startswith(f"16384_243: multipass: 6 points, 1 measured, best {d} (")
     L = 8                                                             # eight 31-bit primes make Q >= 2^243
     assert f"({8.0 * L:.1f} mm2 for L copies" in s.log[0]
+    # None of the measured points fits: the last resort is the engine with its primes loaded at run time.
+    assert "primes loaded at run time: 8 limbs through one engine of any primes: mpoly_16384_x64_b256_l1_s32_p1_w31_t1_d1" in text
 
 
 def test_limbs_in_sequence_names_and_rounds():
@@ -810,3 +812,4 @@ def test_narrowest_width_keeps_the_limbs():
     assert dse_polymul.narrowest_width(4096, 113, 4) == 29
     assert dse_polymul.multipass_name(4096, 16, 1, 1, 29) == "mpoly_4096_x16_b256_l1_s32_p1_w29_t1"
     assert dse_polymul.multipass_name(8192, 32, 1, 3, 28) == "mpoly_8192_x32_k3_b256_l1_s32_p1_w28_t1_r3"
+    assert dse_polymul.loaded_name(32768, 64, 1) == "mpoly_32768_x64_b256_l1_s32_p1_w31_t1_d1"
