@@ -45,6 +45,8 @@ from collections import Counter, deque
 import cocotb
 from cocotb.triggers import RisingEdge
 
+from cocotbext.axi import AxiLiteBus, AxiLiteMaster
+
 from axi_memory_bench import AxiMemoryBench, random_pauses
 from bench_common import start_bench
 from polymul.multipass import MultipassModel
@@ -133,6 +135,13 @@ class BatchBench(AxiMemoryBench):
                         at += b * beat
                         beats -= b
                     self.loads[(l, u)] = bursts
+        # An AXI4-Lite configuration port (`_a1`, manifest `config`): the batch's parameters and start are registers.
+        self.regs = {r["name"]: r["offset"] for r in m["config"]["registers"]} if "config" in m else None
+        self.lite = None
+        if self.regs is not None:
+            self.lite = AxiLiteMaster(AxiLiteBus.from_prefix(dut, m["config"]["prefix"]), dut.clk, dut.reset)
+            self.lite.write_if.log.setLevel(logging.WARNING)
+            self.lite.read_if.log.setLevel(logging.WARNING)
         self.reset_counts()
 
     def ram_bytes(self) -> int:
@@ -141,6 +150,8 @@ class BatchBench(AxiMemoryBench):
         return self.stride * self.count_max
 
     def idle_inputs(self) -> dict:
+        if "config" in self.m:
+            return {}
         if self.loaded:
             return {"io_start": 0, "io_count": 0, "io_limbs": 0, "io_const_base": 0}
         return {"io_start": 0, "io_count": 0}
@@ -235,6 +246,37 @@ class BatchBench(AxiMemoryBench):
                     self.w_beats[pfx] += 1
                 self.count_bursts(fired["ar"], fired["aw"], out, out, pfx)
 
+    async def run_to_done(self, label: str, limit: int, traffic) -> int:
+        """With an AXI4-Lite port: the parameters written to their registers (and read back), the start a write of
+        `control`, done polled in `status`; the cycles are the design's own `cycles` register (no more than the edges
+        since the start's write began)."""
+        if self.lite is None:
+            return await super().run_to_done(label, limit, traffic)
+        d, r = self.dut, self.regs
+        while int(d.io_busy.value):
+            await RisingEdge(d.clk)
+        await self.lite.write_dword(r["count"], self.count)
+        if self.loaded:
+            await self.lite.write_dword(r["limbs"], self.L)
+            await self.lite.write_dword(r["const_base"], self.const_base)
+            assert await self.lite.read_dword(r["limbs"]) == self.L
+        assert await self.lite.read_dword(r["count"]) == self.count, f"{label}: count did not read back"
+        before = self.edge
+        await self.lite.write_dword(r["control"], 1)
+        self.start_edge = self.edge
+        # The host polls `status` (its done bit is sticky: an empty batch is done before the start's B returns).
+        while not (await self.lite.read_dword(r["status"])) & 0b10:
+            assert self.edge - before < limit, f"{label}: no done after {limit} cycles"
+        counts = traffic()
+        for _ in range(20):
+            await RisingEdge(d.clk)
+        assert counts == traffic(), f"{label}: traffic after done: {counts} -> {traffic()}"
+        status = await self.lite.read_dword(r["status"])
+        assert status & 0b111 == 0b010, f"{label}: status {status:#x} after done: want done, not busy, no error"
+        cycles = await self.lite.read_dword(r["cycles"])
+        assert cycles <= self.edge - before, f"{label}: the cycles register says {cycles}, more than the edges since the start's write"
+        return cycles
+
     # ---- a batch ----
     async def run_batch(self, patterns, label: str) -> dict:
         count = len(patterns)
@@ -267,13 +309,15 @@ class BatchBench(AxiMemoryBench):
         if self.loaded:
             at = self.const_base - count * self.stride
             tail[at:at + len(self.image)] = self.image
-            self.dut.io_limbs.value = L
-            self.dut.io_const_base.value = self.const_base
+            if self.lite is None:
+                self.dut.io_limbs.value = L
+                self.dut.io_const_base.value = self.const_base
         tail = bytes(tail)
         for ram in self.rams:
             ram.write(0, b"".join(before) + tail)
         self.reset_counts()
-        self.dut.io_count.value = count
+        if self.lite is None:
+            self.dut.io_count.value = count
         traffic = lambda: (sum(len(x[0]) + len(x[1]) for x in self.seen.values()), sum(self.w_beats.values()))
         items = count * L if self.loaded else count
         steady = self.batch["steady_cycles_per_item" if self.loaded else "steady_cycles_per_product"]

@@ -8,7 +8,7 @@ M' and floor(4^w / M')).
 Long (make test-long, MODFORGE_POLYMUL_LONG=1): the n = 1024 engine run by the batch bench
 (verif/bench/multipass_batch_bench.py) on AxiRam with primes it was not generated for: three limbs of 30, 26 and 20
 bits; SEAL's n = 1024 prime with a 17-bit one under back-pressure; the reference prime alone with B slow; the 29 primes
-of (32768, 886) through a 31-bit engine, with back-pressure. Each c
+of (32768, 886) through a 31-bit engine, with back-pressure; the engine behind its AXI4-Lite configuration port. Each c
 against a schoolbook product mod each prime and its CRT mod Q; each item's constants loads against the image's bursts.
 A flipped bit of one constant must turn the bench red.
 """
@@ -161,6 +161,22 @@ def test_loaded_29_limbs(generated31):
           f"(ratio {r['ratio']})")
 
 
+# The same engine behind an AXI4-Lite configuration port (`_a1`, MultipassBatchLite): count, limbs and const_base
+# written and read back, the start a register write, done polled in `status`, the cycles the design's own register.
+LITE = "mpoly_1024_x32_b256_l1_s32_p2_mpaper_t1_d1_a1"
+
+
+@LONG_ONLY
+def test_lite_port():
+    generate(OUT, [LITE])
+    m, records = run(OUT, LITE, "multipass_batch_bench", "batch", ("batch_no_pauses",), testcase="batch_no_pauses",
+                     extra_env={"MODFORGE_BATCH": "4", "MODFORGE_PRIMES": THREE})
+    assert [r["name"] for r in m["config"]["registers"]] == ["control", "status", "count", "limbs", "const_base", "cycles"]
+    assert not {"io_start", "io_count", "io_limbs", "io_const_base"} & {p["name"] for p in m["ports"]}
+    for r in records["batch_no_pauses"]:
+        _check(m, r)
+
+
 @LONG_ONLY
 def test_loaded_manifest(generated):
     m = generated
@@ -188,6 +204,7 @@ def test_wrong_constant_goes_red(generated):
 @pytest.mark.parametrize("name, says", [
     ("mpoly_1024_x32_b256_l1_s32_p2_mpaper_d1", "_d1: primes loaded at run time run in a batch engine (_t1)"),
     ("mpoly_1024_x32_b256_l1_s32_p2_mpaper_t1_d2", "_d2: _d1 loads the primes at run time"),
+    ("mpoly_1024_x32_b256_l1_s32_p2_mpaper_a1", "_a1: the AXI4-Lite configuration port drives a batch engine (_t1)"),
 ])
 def test_refuses(name, says):
     out = refusal("modforge.Generate", OUT, name)

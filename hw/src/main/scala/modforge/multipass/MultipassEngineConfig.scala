@@ -30,11 +30,15 @@ import modforge.polymul.StreamMul
   * run-time number of limbs `limbs` (1 to [[maxLimbs]]), each limb's five regions after the one before: a batch of
   * `count` products is count x limbs items, limb after limb, as with limbs in sequence. `prime` is only the reference
   * the generator computes the constants' forms for.
+  *
+  * `lite` (`_a1`): the batch's parameters and its start are registers behind an AXI4-Lite slave ([[MultipassBatchLite]]).
   */
 case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                  lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0,
                                  mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0, batch: Boolean = false,
-                                 productLimbs: Int = 1, sequence: Seq[BigInt] = Nil, loaded: Boolean = false) {
+                                 productLimbs: Int = 1, sequence: Seq[BigInt] = Nil, loaded: Boolean = false,
+                                 lite: Boolean = false) {
+  require(!lite || batch, "_a1: the AXI4-Lite configuration port drives a batch engine (_t1)")
   require(!loaded || batch, "_d1: primes loaded at run time run in a batch engine (_t1): its units load a limb's constants before each pass")
   require(!loaded || sequence.isEmpty, "primes loaded at run time and limbs in sequence (_r) are two ways to serve several limbs: keep one")
   require(sequence.isEmpty || batch, "limbs in sequence run in a batch engine (_t1): its units step from limb to limb")

@@ -21,29 +21,31 @@ import java.io.{File, PrintWriter}
   */
 object MultipassEngineDesigns {
   val grammar = "mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<prime>][_m<fast|paper>][_h<halves>][_t<1: a batch, the passes overlapped>][_d<1: primes loaded at run time, with _t1>]"
+    "[_q<prime>][_m<fast|paper>][_h<halves>][_t<1: a batch, the passes overlapped>][_d<1: primes loaded at run time, with _t1>][_a<1: an AXI4-Lite configuration port, with _t1>]"
 
   def name(c: MultipassEngineConfig): String =
     s"mpoly_${c.n}_x${c.n1}_b${c.busBits}_l${c.burstBeats}_s${c.slotBits}_p${c.P}_o${c.outstanding}_w${c.w}_q${c.q}" +
-      (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}") + (if (c.batch) "_t1" else "") + (if (c.loaded) "_d1" else "")
+      (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}") + (if (c.batch) "_t1" else "") + (if (c.loaded) "_d1" else "") + (if (c.lite) "_a1" else "")
 
   def parse(design: String): Either[String, MultipassEngineConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "blspowqmhtd", "a multi-pass engine name", grammar) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "blspowqmhtda", "a multi-pass engine name", grammar) { o =>
       require(Set(0, 1).contains(o.int("t", 0)), s"_t${o.int("t", 0)}: _t1 runs a batch with the passes overlapped, _t0 (the default) one product at a time")
       require(Set(0, 1).contains(o.int("d", 0)), s"_d${o.int("d", 0)}: _d1 loads the primes at run time, _d0 (the default) fixes the prime at generation")
+      require(Set(0, 1).contains(o.int("a", 0)), s"_a${o.int("a", 0)}: _a1 adds an AXI4-Lite configuration port, _a0 (the default) has plain inputs")
       MultipassEngineConfig(o.n, o.n1, busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
-        prime = o.prime, mul = o.mul, halves = o.int("h", 2), batch = o.int("t", 0) == 1, loaded = o.int("d", 0) == 1)
+        prime = o.prime, mul = o.mul, halves = o.int("h", 2), batch = o.int("t", 0) == 1, loaded = o.int("d", 0) == 1, lite = o.int("a", 0) == 1)
     }
 
   def generate(out: String, name: String, c: MultipassEngineConfig): Unit = {
     val t0 = System.nanoTime()
-    val (dir, top) = Generate.elaborate(out, name)(if (c.batch) new MultipassBatch(c) else new MultipassEngine(c))
+    val (dir, top) = Generate.elaborate(out, name)(if (c.lite) new MultipassBatchLite(c) else if (c.batch) new MultipassBatch(c) else new MultipassEngine(c))
+    val batchTop: MultipassBatch = top match { case l: MultipassBatchLite => l.engine; case b: MultipassBatch => b; case _ => null }
     val m = c.mover
     val fc = c.columns
     val ic = c.columnsInverse
     // Primes loaded at run time: the image's layout and forms, and the cycles its loads add (a limb an item).
-    val li = if (c.loaded) LoadedImage(top.asInstanceOf[MultipassBatch]) else null
+    val li = if (c.loaded) LoadedImage(batchTop) else null
     val steady = if (li != null) li.steadyCyclesPerItem else c.batchCycles()
     val bytes = if (li != null) li.bytesPerLimb else c.bytesPerProduct * 1
     val w = new PrintWriter(new File(dir, s"$name.json"))
@@ -61,7 +63,7 @@ ${MultipassManifest.layout(m, c.P)}
   "fill_cycles": ${c.fillCycles.mkString("[", ", ", "]")},
   "cycles_per_product": ${if (c.batch) steady else c.promisedCycles()},${MultipassManifest.batch(c, steady)}
   "bytes_per_product_per_port": $bytes,
-  "bytes_per_cycle_per_port": ${"%.3f".format(bytes.toDouble / (if (c.batch) steady else c.promisedCycles()))},${if (li != null) li.json else ""}
+  "bytes_per_cycle_per_port": ${"%.3f".format(bytes.toDouble / (if (c.batch) steady else c.promisedCycles()))},${if (li != null) li.json else ""}${if (c.lite) MultipassBatchLite.json(c) else ""}
   "limb_bits": ${c.w},
   "prime": ${c.q},
   "psi": ${fc.psi},
