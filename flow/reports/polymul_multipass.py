@@ -80,6 +80,25 @@ def in_sequence(copy_mm2: float, ld: int, L: int, engine_us: float, nbytes: int,
     return {"copies": copies, "rounds": rounds, "time_us": t, "ratio": cpu_us / t if cpu_us else None}
 
 
+def measured_fields(area: float, f_mhz: float, cycles: int, engine_us: float, nbytes: int, times: dict, base: dict,
+                    ratio, goal: float, limit: str, misses: list, r: dict, kept_note) -> dict:
+    """The columns every row has, from the area, clock, cycles, bytes and the baseline."""
+    return {
+        "area_mm2": round(area, 3), "clock_mhz": round(f_mhz, 2), "cycles_per_product": cycles,
+        "engine_us": round(engine_us, 3), "bytes_per_product": nbytes,
+        "time_us_hbm2_256": round(times["hbm2_256"], 3), "time_us_ddr4_25_6": round(times["ddr4_25_6"], 3),
+        "bandwidth_needed_gbs": round(nbytes / engine_us / 1e3, 2),
+        "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
+        "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
+        "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
+        "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
+        "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns"
+                       + (f"; {kept_note}" if kept_note else ""),
+        # the brief's per-area figure: products per second at 256 GB/s over the copies' area
+        "products_per_s_per_mm2": round(1e6 / times["hbm2_256"] / area, 1),
+    }
+
+
 def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> list:
     """A design whose primes are loaded at run time (`_d1`, manifest `loaded`): any L limbs run one after another, so
     one synthesis serves every set of its n. Copies: as many as fit 25 mm2 (at most L), each with its own port and
@@ -123,17 +142,7 @@ def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> 
             "hierarchical": (f"{copies} copies of the synthesized design, a port each, {per} limbs each in sequence (primes "
                              f"loaded at run time); glue not synthesized" if copies > 1 else
                              f"no: the design as synthesized, its {L} limbs' primes loaded at run time, one after another"),
-            "area_mm2": round(area, 3), "clock_mhz": round(f_mhz, 2), "cycles_per_product": cycles,
-            "engine_us": round(engine_us, 3), "bytes_per_product": nbytes,
-            "time_us_hbm2_256": round(times["hbm2_256"], 3), "time_us_ddr4_25_6": round(times["ddr4_25_6"], 3),
-            "bandwidth_needed_gbs": round(nbytes / engine_us / 1e3, 2),
-            "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
-            "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
-            "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
-            "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
-            "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns"
-                           + (f"; {kept_note}" if kept_note else ""),
-            "products_per_s_per_mm2": round(1e6 / times["hbm2_256"] / area, 1),
+            **measured_fields(area, f_mhz, cycles, engine_us, nbytes, times, base, ratio, goal, limit, misses, r, kept_note),
             "ratio_in_sequence_25mm2": None,
         })
     return out
@@ -197,18 +206,7 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
                             ("no: the design as synthesized" + (f", its {ld} limbs in sequence, {rounds} through each of "
                                                                 f"its {m['engines']} engine{'s' if m['engines'] > 1 else ''}"
                                                                 if rounds > 1 else "")),
-            "area_mm2": round(area, 3), "clock_mhz": round(f_mhz, 2), "cycles_per_product": cycles,
-            "engine_us": round(engine_us, 3), "bytes_per_product": nbytes,
-            "time_us_hbm2_256": round(times["hbm2_256"], 3), "time_us_ddr4_25_6": round(times["ddr4_25_6"], 3),
-            "bandwidth_needed_gbs": round(nbytes / engine_us / 1e3, 2),
-            "tfhe_ntt_us": base["tfhe_ntt_us"], "tfhe_ntt_cpu": base["tfhe_ntt_cpu"],
-            "tfhe_ntt_extensions": base["tfhe_ntt_extensions"],
-            "ratio_vs_tfhe_ntt": round(ratio, 4) if ratio else None, "goal": goal,
-            "fits_25mm2": area <= AREA_BUDGET_MM2, "limit": limit, "misses": "; ".join(misses) or "none",
-            "synthesized": f"{r.get('date')}, {r['design__instance__count']:,} cells, tt {r['critical_path_ns']:.2f} ns"
-                           + (f"; {kept_note}" if kept_note else ""),
-            # the brief's per-area figure: products per second at 256 GB/s over the L copies' area
-            "products_per_s_per_mm2": round(1e6 / times["hbm2_256"] / area, 1),
+            **measured_fields(area, f_mhz, cycles, engine_us, nbytes, times, base, ratio, goal, limit, misses, r, kept_note),
             "ratio_in_sequence_25mm2": round(seq["ratio"], 4) if seq and seq["ratio"] else None,
         })
     return out
