@@ -21,7 +21,7 @@ import java.io.{File, PrintWriter}
   */
 object MultipassEngineDesigns {
   val grammar = "mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<prime>][_m<fast|paper>][_h<halves>][_t<1: a batch, the passes overlapped>][_d<1: primes loaded at run time, with _t1>][_a<1: an AXI4-Lite configuration port, with _t1>]"
+    "[_q<prime>][_m<fast|paper>][_h<halves>][_t1 batch][_d1 loaded primes][_a1 AXI4-Lite]"
 
   def name(c: MultipassEngineConfig): String =
     s"mpoly_${c.n}_x${c.n1}_b${c.busBits}_l${c.burstBeats}_s${c.slotBits}_p${c.P}_o${c.outstanding}_w${c.w}_q${c.q}" +
