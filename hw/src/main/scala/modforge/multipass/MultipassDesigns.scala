@@ -59,9 +59,12 @@ object MultipassDesigns {
           (if (l.rounds > 1) Seq("rounds" -> l.rounds, "engines" -> l.engineCount) else Nil) ++ Seq("axi_ports" -> l.ports, "lanes" -> l.P, "limb_bits" -> l.w,
           "primes" -> l.limbPrimes) ++ (if (l.givenPrimes) Seq("prime_class" -> "given") else Nil) ++
           Seq("psi" -> l.limbPsis, "mul" -> l.mul.name, "halves" -> l.halves))
-      case e: MultipassEngineConfig => (if (e.batch) "batch" else "engine", "multi-pass negacyclic polynomial multiplier, one limb, " +
-        (if (e.batch) "a batch with the passes overlapped, " else "") + "AXI4 master", if (e.batch) "multipass_batch_bench" else "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w, "prime" -> e.q,
-          "psi" -> e.columns.psi, "mul" -> e.mul.name, "halves" -> e.halves))
+      case e: MultipassEngineConfig => (if (e.batch) "batch" else "engine", "multi-pass negacyclic polynomial multiplier, " +
+        (if (e.loaded) "any limbs, their primes loaded at run time, " else "one limb, ") +
+        (if (e.batch) "a batch with the passes overlapped, " else "") + "AXI4 master" + (if (e.lite) ", AXI4-Lite configuration" else ""),
+        if (e.batch) "multipass_batch_bench" else "multipass_engine_bench", port(e.mover) ++ Seq("lanes" -> e.P, "limb_bits" -> e.w) ++
+          (if (e.loaded) Seq("prime_class" -> "loaded at run time", "reference_prime" -> e.q) else Seq("prime" -> e.q, "psi" -> e.columns.psi)) ++
+          Seq("mul" -> e.mul.name, "halves" -> e.halves) ++ (if (e.lite) Seq("config" -> "AXI4-Lite") else Nil))
       case k: ColumnsConfig => (if (k.inverse) "columns_inverse" else "columns",
         s"multi-pass ${if (k.inverse) "columns_inverse" else "columns"} pass, AXI4 master", "multipass_columns_bench",
         port(k.mover) ++ Seq("lanes" -> k.P, "limb_bits" -> k.w, "prime" -> k.q, "psi" -> k.psi, "mul" -> k.mul.name, "halves" -> k.halves))
