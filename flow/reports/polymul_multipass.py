@@ -99,26 +99,37 @@ def measured_fields(area: float, f_mhz: float, cycles: int, engine_us: float, nb
     }
 
 
-def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> list:
-    """A design whose primes are loaded at run time (`_d1`, manifest `loaded`): any L limbs run one after another, so
-    one synthesis serves every set of its n. Copies: as many as fit 25 mm2 (at most L), each with its own port and
-    ceil(L / copies) of the limbs; cycles = ceil(L / copies) x the steady cycles of a limb item (its loads included);
-    bytes = L x the bytes a limb moves (its passes' and its constants image)."""
-    area_mm2 = (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6
-    f_mhz = 1000.0 / r["critical_path_ns"]
-    item = m["batch"]["steady_cycles_per_item"]
-    per_limb = m["loaded"]["bytes_per_limb"]
-    e = m["e"]
-    port_beats = max(5 * m["n"] // e, 4 * m["n"] // e)
-    out = []
+def area_and_clock(r: dict):
+    """(mm2, MHz) of a synthesis: its standard cells and macros, and its tt critical path."""
+    return (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6, 1000.0 / r["critical_path_ns"]
+
+
+def sets_of(d: str, m: dict, sets: list, out: list):
+    """The sets of the design's n, each with its limbs L (`stream_primes` at the design's limb width); a set with too
+    few such primes gets its row saying so, in `out`."""
     for n, logq in sets:
         if n != m["n"]:
             continue
         try:
             L = len(stream_primes(n, logq, m["limb_bits"]))
-        except MultipassError as ex:
-            out.append({"n": n, "logq": logq, "design": d, "limit": f"no limbs: {ex}"})
+        except MultipassError as e:
+            out.append({"n": n, "logq": logq, "design": d, "limit": f"no limbs: {e}"})
             continue
+        yield n, logq, L
+
+
+def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> list:
+    """A design whose primes are loaded at run time (`_d1`, manifest `loaded`): any L limbs run one after another, so
+    one synthesis serves every set of its n. Copies: as many as fit 25 mm2 (at most L), each with its own port and
+    ceil(L / copies) of the limbs; cycles = ceil(L / copies) x the steady cycles of a limb item (its loads included);
+    bytes = L x the bytes a limb moves (its passes' and its constants image)."""
+    area_mm2, f_mhz = area_and_clock(r)
+    item = m["batch"]["steady_cycles_per_item"]
+    per_limb = m["loaded"]["bytes_per_limb"]
+    e = m["e"]
+    port_beats = max(5 * m["n"] // e, 4 * m["n"] // e)
+    out = []
+    for n, logq, L in sets_of(d, m, sets, out):
         copies = max(1, min(L, math.floor(AREA_BUDGET_MM2 / area_mm2)))
         per = math.ceil(L / copies)
         cycles = per * item
@@ -155,19 +166,11 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
     _, r, kept_note = got
     if "loaded" in m:
         return loaded_rows(d, m, sets, store, r, kept_note)
-    area_mm2 = (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6
-    f_mhz = 1000.0 / r["critical_path_ns"]
+    area_mm2, f_mhz = area_and_clock(r)
     cycles = m["cycles_per_product"]
     ld = m.get("limbs", 1)
     out = []
-    for n, logq in sets:
-        if n != m["n"]:
-            continue
-        try:
-            L = len(stream_primes(n, logq, m["limb_bits"]))
-        except MultipassError as e:
-            out.append({"n": n, "logq": logq, "design": d, "limit": f"no limbs: {e}"})
-            continue
+    for n, logq, L in sets_of(d, m, sets, out):
         copies = math.ceil(L / ld)
         engine_us = cycles / f_mhz
         # The limbs the hardware runs: every limb of every copy (a design of more limbs than the set needs, e.g.
