@@ -150,7 +150,7 @@ def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> 
             misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x")
         out.append({
             "n": n, "logq": logq, "design": d, "kind": "batch, primes loaded at run time", "limbs": L, "copies": copies,
-            "hierarchical": (f"{copies} copies of the synthesized design, a port each, {per} limbs each in sequence (primes "
+            "hierarchical": (f"{copies} copies of the synthesized design, a port each, {per} limb{'s' if per > 1 else ''} each in sequence (primes "
                              f"loaded at run time); glue not synthesized" if copies > 1 else
                              f"no: the design as synthesized, its {L} limbs' primes loaded at run time, one after another"),
             **measured_fields(area, f_mhz, cycles, engine_us, nbytes, times, base, ratio, goal, limit, misses, r, kept_note),

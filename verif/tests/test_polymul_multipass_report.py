@@ -117,3 +117,21 @@ def test_kept_synthesis_of_other_rtl_left_out(build):
     (d, m), = pm.designs()
     assert pm.rows_of(d, m, [(8192, 123)], None) == []
     assert synth_kept.stale(d)
+
+
+def test_loaded_design_rows(build):
+    """A design with its primes loaded at run time (`_d1`, manifest `loaded`): as many copies as fit 25 mm2 (at most
+    L), each running ceil(L / copies) limbs one after another; cycles that many limb items, bytes L limbs' (passes
+    and constants image)."""
+    m = {**build, "e": 8, "batch": {"steady_cycles_per_item": 4500}, "loaded": {"bytes_per_limb": 300000}}
+    rows = {r["logq"]: r for r in pm.rows_of(D, m, [(8192, 123), (8192, 223)], None)}
+    r = rows[123]                                        # 5 limbs; 5 copies of 5 mm2 fit: one limb each
+    assert r["copies"] == 5 and r["area_mm2"] == pytest.approx(25.0) and r["fits_25mm2"]
+    assert r["cycles_per_product"] == 4500 and r["engine_us"] == pytest.approx(45.0)
+    assert r["bytes_per_product"] == 5 * 300000
+    assert r["kind"] == "batch, primes loaded at run time"
+    assert r["hierarchical"].startswith("5 copies of the synthesized design, a port each, 1 limb each in sequence")
+    big = rows[223]                                      # 8 limbs through the 5 copies that fit: 2 rounds
+    assert big["copies"] == 5 and big["fits_25mm2"] and big["cycles_per_product"] == 9000
+    assert big["ratio_vs_tfhe_ntt"] == pytest.approx(132.0 / 90.0, rel=1e-3)
+    assert big["limit"] == "cycles at the clock (lanes)"
