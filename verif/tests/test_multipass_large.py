@@ -98,3 +98,26 @@ def test_engine_large(key):
     if key in SLOW and os.environ.get(SLOW[key]) != "1":
         pytest.skip(f"{key}: hours under Verilator on 2 cores; {SLOW[key]}=1 runs it")
     check_large(key)
+
+
+# The report's (32768, 886) design is now one engine with its primes loaded at run time (reports/polymul_best.csv;
+# docs/polymul_multipass.md, "RTL: primes loaded at run time"): the set's 29 primes through it, two products (random,
+# all q - 1) with 30% pauses on every channel, on the batch bench. About 2 M cycles of one port: not run yet (at the
+# n = 65536 run's 4 ms a cycle, over two hours), so only with MODFORGE_LARGE_886=1.
+LOADED_886 = "mpoly_32768_x64_b256_l1_s32_p1_w31_mpaper_t1_d1"
+
+
+def test_loaded_886():
+    if os.environ.get("MODFORGE_LARGE_886") != "1":
+        pytest.skip("32768_886 loaded: hours under Verilator on 2 cores; MODFORGE_LARGE_886=1 runs it")
+    from polymul.multipass import stream_primes
+    primes = stream_primes(32768, 886, 31)
+    assert len(primes) == 29
+    generate(OUT, [LOADED_886])
+    m, records = run(OUT, LOADED_886, "multipass_batch_bench", "batch", ("batch_two",), testcase="batch_two",
+                     extra_env={"MODFORGE_BATCH": "2", "MODFORGE_BATCH_TWO": "1", "MODFORGE_PRIMES": ",".join(map(str, primes))},
+                     sim=os.environ.get("MODFORGE_LARGE_SIM", "verilator"))
+    (r,) = records["batch_two"]
+    print(f"{LOADED_886} {r['test']}: 2 products of 29 limbs, 30% pauses, in {r['cycles']} cycles; the promise "
+          f"{r['promise']} (ratio {r['ratio']})")
+    assert r["limbs"] == 29 and r["count"] == 2
