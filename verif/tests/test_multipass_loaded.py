@@ -209,3 +209,17 @@ def test_wrong_constant_goes_red(generated):
 def test_refuses(name, says):
     out = refusal("modforge.Generate", OUT, name)
     assert says in out, out[-2000:]
+
+
+def test_cli(tmp_path, capsys):
+    """`python -m polymul.multipass_loaded MANIFEST --primes ... --out FILE`: the image written; a bad prime refused
+    with exit 2 and the fix, nothing written."""
+    from polymul.multipass_loaded import main
+    man = tmp_path / "m.json"
+    man.write_text(json.dumps(FAKE))
+    out = tmp_path / "img.bin"
+    assert main([str(man), "--primes", "67090433,1032193", "--out", str(out)]) == 0
+    assert out.read_bytes() == image(FAKE, [67090433, 1032193])
+    bad = tmp_path / "bad.bin"
+    assert main([str(man), "--primes", "12345", "--out", str(bad)]) == 2
+    assert "fewer than 17" in capsys.readouterr().err and not bad.exists()
