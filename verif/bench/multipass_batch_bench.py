@@ -121,8 +121,9 @@ class BatchBench(AxiMemoryBench):
         if self.loaded:
             ld = m["loaded"]
             assert self.const_base % ld["align_bytes"] == 0
-            # Each (limb, unit)'s loader bursts: the unit's image words in bursts of up to 16 beats.
+            # Each (limb, unit)'s loader bursts: the unit's image words in bursts of up to align_bytes (one burst).
             beat = m["bus_bits"] // 8
+            burst = ld["align_bytes"] // beat
             self.loads = {}
             for l in range(self.L):
                 for u, unit in enumerate(ld["units"]):
@@ -130,7 +131,7 @@ class BatchBench(AxiMemoryBench):
                     at = self.const_base + l * ld["limb_image_bytes"] + unit["offset_bytes"]
                     bursts = []
                     while beats:
-                        b = min(16, beats)
+                        b = min(burst, beats)
                         bursts.append((at, b - 1))
                         at += b * beat
                         beats -= b

@@ -25,9 +25,9 @@ case class LoadedImage(top: MultipassBatch) {
   private val m = c.mover
   private val ctx = c.columns.loadedContext
   val units: Seq[String] = Seq("columns", "rows", "columns_inverse")
-  private val perBeat = m.busBits / 8 / ctx.wordBytes
+  private val perBeat = top.loader.perBeat
   def words(u: Int): Int = top.unitForms(u).size
-  private def beats(u: Int) = math.max(1, (words(u) + perBeat - 1) / perBeat)
+  private def beats(u: Int) = top.loader.beats(u)
   private def bursts(u: Int) = (beats(u) + ConstLoader.burstBeats - 1) / ConstLoader.burstBeats
   /** The middle twiddles' first seeds after a load: the start chains, about be (latency + 2) cycles. */
   private def seeds(u: Int): Int = if (u == 1) 0 else {

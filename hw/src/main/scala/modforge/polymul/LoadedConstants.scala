@@ -1,6 +1,5 @@
 package modforge.polymul
 
-import modforge.modmul.Precompute
 import spinal.core._
 import spinal.lib._
 
@@ -15,7 +14,7 @@ sealed trait ConstForm { def json: String }
 object ConstForm {
   /** q itself. */
   case object Modulus extends ConstForm { def json = """["q"]""" }
-  /** BarrettOpt's constant `part` for a w-bit limb (Algorithm 1, [[Precompute.barrett]]): 0 M' = q 2^l, 1 r =
+  /** BarrettOpt's constant `part` for a w-bit limb (Algorithm 1, [[modforge.modmul.Precompute.barrett]]): 0 M' = q 2^l, 1 r =
     * floor(4^w / M'), 2 l = w - bitlen(q). */
   case class Barrett(part: Int) extends ConstForm {
     require(part >= 0 && part <= 2)
@@ -72,15 +71,6 @@ case class LoadedContext(n: Int, q: BigInt, psi: BigInt, w: Int) {
     case ConstKind.Modulus => require(v == q, s"the modulus constant is $v, not q = $q"); ConstForm.Modulus
     case ConstKind.Barrett(p) => ConstForm.Barrett(p)
     case ConstKind.Twiddle(s) => ConstForm.Power(exponent(v, s), s)
-  }
-
-  /** A form's value for the prime `qq` with root `pp` (the host's computation, here for the generator's own checks
-    * and the Scala tests; `polymul.multipass_loaded` is the documented one). */
-  def value(f: ConstForm, qq: BigInt, pp: BigInt): BigInt = f match {
-    case ConstForm.Modulus => qq
-    case ConstForm.Barrett(p) => val (m, r, l) = Precompute.barrett(w, qq); Seq(m, r, BigInt(l))(p)
-    case ConstForm.Power(e, s) => pp.modPow(e, qq) * BigInt(s).modInverse(qq) % qq
-    case ConstForm.Pair(e, s) => val t = value(ConstForm.Power(e, s), qq, pp); (t << k) | Precompute.shoupR(k, t, qq)
   }
 }
 
@@ -142,7 +132,6 @@ class ConstChain(val ctx: LoadedContext, free: ClockDomain, load: Flow[Bits]) ex
 
   /** The cells' forms, first cell first. */
   def forms: Seq[ConstForm] = cells.map(_._2).toSeq
-  def size: Int = cells.size
 
   /** Wires the chain: `load.payload` into the first cell, each cell into the next, the last to `out` (`load.payload`
     * itself when there is no cell). Call once, after every constant is made. */
