@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import random
+import time
 from pathlib import Path
 
 import cocotb
@@ -31,6 +32,9 @@ from cocotbext.axi import AxiBus, AxiRam
 from axi_latency import add_latency
 
 from polymul.multipass_schedule import PAGE_BYTES, Layout
+
+# Cycles between two progress lines of run_to_done.
+PROGRESS_EDGES = 1 << 17
 
 REGIONS = "abxyc"     # the layout's region order (polymul.multipass_schedule.Layout)
 
@@ -199,12 +203,17 @@ class AxiMemoryBench:
         self.start_edge = self.edge
         d.io_start.value = 0
         edges = 0
+        t0 = time.monotonic()
         while True:
             await RisingEdge(d.clk)
             edges += 1
             if int(d.io_done.value):
                 break
             assert edges < limit, f"{label}: no done after {limit} cycles"
+            if edges % PROGRESS_EDGES == 0:
+                # A progress line on long runs (the large sets run for an hour or more under Verilator).
+                dt = time.monotonic() - t0
+                d._log.warning(f"{label}: {edges:,} cycles, {dt:.0f} s, {1e3 * dt / edges:.2f} ms a cycle")
         # Values read just after an edge are those before it: done seen after edge k was set by edge k - 1.
         cycles = edges - 1
         counts = traffic()

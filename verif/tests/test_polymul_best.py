@@ -813,3 +813,18 @@ def test_narrowest_width_keeps_the_limbs():
     assert dse_polymul.multipass_name(4096, 16, 1, 1, 29) == "mpoly_4096_x16_b256_l1_s32_p1_w29_t1"
     assert dse_polymul.multipass_name(8192, 32, 1, 3, 28) == "mpoly_8192_x32_k3_b256_l1_s32_p1_w28_t1_r3"
     assert dse_polymul.loaded_name(32768, 64, 1) == "mpoly_32768_x64_b256_l1_s32_p1_w31_t1_d1"
+
+
+def test_single_pass_row_says_its_miss():
+    """A single-pass row below the issue's goal says by how much and where its limits are measured, as the multi-pass
+    rows do; one at or above it says none; a kept row's old misses are replaced, its other words kept."""
+    from reports import polymul_engines as pe
+    row = {"n": 4096, "logq": 62, "engine": "single-pass", "ratio_vs_tfhe_ntt": 1.152, "limit": "",
+           "hierarchical": "no: the design as synthesized"}
+    got = pe.with_misses(row)["limit"]
+    assert got.startswith("misses: 1.15x is 1.30x short of 1.5x") and "reports/polymul_dse.md, (4096, 62)" in got, got
+    kept = pe.with_misses({**row, "ratio_vs_tfhe_ntt": 1.6, "limit": "bandwidth; misses: 1.15x is 1.30x short of 1.5x"})
+    assert kept["limit"] == "bandwidth; misses: none", kept
+    assert pe.with_misses({**row, "n": 1024, "ratio_vs_tfhe_ntt": 2.0})["limit"].startswith("misses: 2.00x is 1.50x short of 3.0x")
+    multi = {**row, "engine": "multi-pass (batch)", "limit": "area; misses: none"}
+    assert pe.with_misses(multi) == multi
