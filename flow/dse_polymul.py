@@ -32,7 +32,9 @@ one at a time (coordinate descent, as flow/dse.py does for the multipliers), not
      with the narrowest limbs that keep the set's L (`_w<w>`, narrowest_width), measured; where those still exceed
      it, the engine with r limbs in sequence (`_k<r>_..._r<r>`, r = ceil(L / the copies that fit)), measured, and r chosen
      again from its own area while it does not fit (its tables of constants grow with r), at most three times;
-     where none of those fits, the engine with its primes loaded at run time (`_d1`, loaded_name), measured.
+     where none of those fits, the engine with its primes loaded at run time (`_d1`, loaded_name), measured; and
+     where its copies are fewer than the limbs, the same engine of narrower limbs that might fit one more copy
+     (loaded_width: an estimate from the area's measured growth with w), measured.
      The set's best engine, single-pass or multi-pass, is
      reports/polymul_best.csv's row (flow/reports/polymul_engines.py). --engines picks the steps: `single`
      (1-7), `multi` (8) or both (default); at n >= 8192 the single-pass points' macros alone exceed 25 mm2.
@@ -78,6 +80,31 @@ def loaded_name(n: int, n1: int, p: int, w: int = MULTIPASS_W) -> str:
     """The one-limb batch point with its primes loaded at run time (`_d1`, docs/polymul_multipass.md, "RTL: primes
     loaded at run time"): one synthesis for any limbs of its n."""
     return f"mpoly_{n}_x{n1}_b256_l1_s32_p{p}_w{w}_t1_d1"
+
+
+# How a multi-pass engine's area scales with its limb width w at the same n, n1 and P (standard cells and macros), from
+# pairs synthesized here (reports/polymul_multipass.csv): mpoly_4096_x16 w29 / w31 = 17.158 / 18.758 mm2 (0.915 for
+# 29/31 = 0.935, exponent 1.32); mpoly_8192_x32_k3 w28 / w31 = 14.937 / 17.06 (0.876 for 0.903, exponent 1.30).
+LOADED_AREA_EXPONENT = 1.3
+LOADED_AREA_MARGIN = 0.95   # the estimate's target, below the copies' share of the budget: a width is then measured
+
+
+def loaded_width(n: int, logq: int, area_mm2: float, copies: int, w: int = MULTIPASS_W, budget_mm2: float = 25.0):
+    """The widest limb below w at which `copies` copies of the run-time-primes engine would fit the budget, were its
+    area (area_mm2 at w) to scale as w^LOADED_AREA_EXPONENT, with LOADED_AREA_MARGIN; None where the primes of 17 to
+    that many bits cannot make the set's Q (polymul.multipass_loaded.loaded_primes). An estimate: the point is then
+    synthesized and measured like any other."""
+    from polymul.multipass import MultipassError
+    from polymul.multipass_loaded import MIN_PRIME_BITS, loaded_primes
+    target = budget_mm2 / copies * LOADED_AREA_MARGIN
+    for v in range(w - 1, MIN_PRIME_BITS - 1, -1):
+        if area_mm2 * (v / w) ** LOADED_AREA_EXPONENT <= target:
+            try:
+                loaded_primes(n, logq, v)
+            except MultipassError:
+                return None
+            return v
+    return None
 
 
 def multipass_name(n: int, n1: int, p: int, r: int = 1, w: int = MULTIPASS_W) -> str:
@@ -497,7 +524,15 @@ class SetSweep:
             if not fits:
                 d = loaded_name(n, n1, p)
                 self.out(f"  primes loaded at run time: {limbs} limbs through one engine of any primes: {d}")
-                one_point(d, p)
+                got = one_point(d, p)
+                # One more copy, were the limbs narrower: more limbs a product, but more engines (loaded_width).
+                if got and got["copies"] < got["limbs"]:
+                    v = loaded_width(n, logq, per_copy_of(got), got["copies"] + 1)
+                    if v is not None:
+                        d = loaded_name(n, n1, p, v)
+                        self.out(f"  narrower run-time primes: {got['copies'] + 1} copies of {v}-bit limbs, were the area "
+                                 f"w^{LOADED_AREA_EXPONENT}: {d}")
+                        one_point(d, p)
         b = max(rows, key=pe.rank) if rows else None
         self.log.append(f"{self.set}: multipass: {len(cands)} points, {len(rows)} measured, best "
                         + (f"{b['design']} ({b['area_mm2']:.1f} mm2 for L copies, "

@@ -44,6 +44,7 @@ from reports import polymul_inputs as pi, synth_kept
 from reports.common import fmt, manifests, generated_by, md_head, stamp, write_csv, write_md
 
 from polymul.multipass import MultipassError, stream_primes
+from polymul.multipass_loaded import loaded_primes
 
 NAME = "polymul_multipass"
 KINDS = ("multipass_engine", "multipass_batch", "multipass_limbs")
@@ -105,13 +106,16 @@ def area_and_clock(r: dict):
 
 
 def sets_of(d: str, m: dict, sets: list, out: list):
-    """The sets of the design's n, each with its limbs L (`stream_primes` at the design's limb width); a set with too
-    few such primes gets its row saying so, in `out`."""
+    """The sets of the design's n, each with its limbs L (`stream_primes` at the design's limb width, or for a design
+    whose primes are loaded at run time `loaded_primes`, which counts narrower primes too); a set with too few such
+    primes gets its row saying so, in `out`."""
     for n, logq in sets:
         if n != m["n"]:
             continue
         try:
-            L = len(stream_primes(n, logq, m["limb_bits"]))
+            # A run-time-primes design (`_d1`) takes primes of 17 to limb_bits bits; the others fix w-bit ones.
+            chain = loaded_primes if "loaded" in m else stream_primes
+            L = len(chain(n, logq, m["limb_bits"]))
         except MultipassError as e:
             out.append({"n": n, "logq": logq, "design": d, "limit": f"no limbs: {e}"})
             continue

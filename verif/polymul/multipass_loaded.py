@@ -41,6 +41,24 @@ def loaded(m: dict) -> dict:
     return m["loaded"]
 
 
+def loaded_primes(n: int, logq: int, limb_bits: int) -> tuple:
+    """A chain for a set on a run-time-primes engine of limb_bits-bit limbs: the largest primes q = 1 mod 2n of
+    MIN_PRIME_BITS to limb_bits bits, largest first, as few as make Q >= 2^logq. Unlike `stream_primes` (exactly
+    limb_bits bits, the fixed engines' rule), narrower primes count too, as the engine takes them: at n = 32768 there
+    are 33 primes of exactly 25 bits, too few for log q = 886, and 37 of 24 and 25 bits make it."""
+    from primetools.proth import largest_ntt_primes
+    got, prod = [], 1
+    for bits in range(limb_bits, MIN_PRIME_BITS - 1, -1):
+        need = (logq - prod.bit_length() + 1) // (bits - 1) + 2   # enough of this width, were no narrower needed
+        for q in largest_ntt_primes(bits, n, need):
+            got.append(q)
+            prod *= q
+            if prod >= 1 << logq:
+                return tuple(got)
+    raise MultipassError(f"the primes q = 1 mod {2 * n} of {MIN_PRIME_BITS} to {limb_bits} bits ({len(got)}) make only "
+                         f"{prod.bit_length()} bits, too few for log q = {logq}: use a wider limb")
+
+
 def check_primes(m: dict, primes: Sequence[int]) -> tuple:
     """The limb primes as ints, checked as the engine needs them: prime, = 1 mod 2n, of 17 to limb_bits bits, distinct,
     at most max_limbs; a MultipassError names the first problem and its fix."""

@@ -19,7 +19,7 @@ import pytest
 
 from multipass_runs import LONG_ONLY, generate, refusal, run
 from polymul.multipass import MultipassError
-from polymul.multipass_loaded import check_primes, form_value, image, limb_image
+from polymul.multipass_loaded import check_primes, form_value, image, limb_image, loaded_primes
 from runner import BUILD
 
 OUT = BUILD / "multipass_loaded_tests"
@@ -91,6 +91,28 @@ def test_image_words():
     assert set(img[32:512]) == {0} and set(img[512 + 24:]) == {0}
     two = image(FAKE, [q, 1032193])
     assert two[:1024] == limb_image(FAKE, q) and len(two) == 2048
+
+
+def _is_prime_trial(q: int) -> bool:
+    """Trial division: the oracle, independent of the project's prime test."""
+    return q > 1 and all(q % d for d in range(2, int(q ** 0.5) + 1))
+
+
+@pytest.mark.parametrize("n,logq,w", [(32768, 886, 25), (32768, 616, 26), (16384, 443, 25), (4096, 62, 21)])
+def test_loaded_primes_chain(n, logq, w):
+    """The report's chain for a run-time-primes engine: every prime q = 1 mod 2n of 17 to w bits, from the largest
+    down, until Q >= 2^logq, found here by walking q down and dividing."""
+    want, prod = [], 1
+    q = ((1 << w) - 1) // (2 * n) * (2 * n) + 1
+    while prod < 1 << logq:
+        assert q >= 1 << 16, "the oracle ran out of primes"
+        if _is_prime_trial(q):
+            want.append(q)
+            prod *= q
+        q -= 2 * n
+    assert list(loaded_primes(n, logq, w)) == want
+    with pytest.raises(MultipassError, match="use a wider limb"):
+        loaded_primes(32768, 1800, 20)
 
 
 def test_form_value_random():

@@ -828,3 +828,14 @@ def test_single_pass_row_says_its_miss():
     assert pe.with_misses({**row, "n": 1024, "ratio_vs_tfhe_ntt": 2.0})["limit"].startswith("misses: 2.00x is 1.50x short of 3.0x")
     multi = {**row, "engine": "multi-pass (batch)", "limit": "area; misses: none"}
     assert pe.with_misses(multi) == multi
+
+
+def test_loaded_width_for_one_more_copy():
+    """Step 8's narrower run-time-primes point (flow/dse_polymul.py, loaded_width), worked by hand: 15.511 mm2 at 31
+    bits, two copies -> a target of 25 / 2 x 0.95 = 11.875 mm2 -> w <= 31 x (11.875 / 15.511)^(1 / 1.3) = 25.25 -> 25
+    bits, whose primes (24 and 25 bits) still make 886 bits; three copies would need 21 bits, whose primes at n = 32768
+    cannot make 886 bits."""
+    assert dse_polymul.loaded_width(32768, 886, 15.511, 2) == 25
+    assert dse_polymul.loaded_width(32768, 886, 15.511, 3) is None
+    assert dse_polymul.loaded_width(32768, 886, 5.0, 2) == 30      # already small: the next width down
+    assert dse_polymul.loaded_name(32768, 64, 1, 25) == "mpoly_32768_x64_b256_l1_s32_p1_w25_t1_d1"
