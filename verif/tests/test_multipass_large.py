@@ -100,24 +100,54 @@ def test_engine_large(key):
     check_large(key)
 
 
-# The report's (32768, 886) design is now one engine with its primes loaded at run time (reports/polymul_best.csv;
-# docs/polymul_multipass.md, "RTL: primes loaded at run time"): the set's 29 primes through it, two products (random,
-# all q - 1) with 30% pauses on every channel, on the batch bench. About 2 M cycles of one port: not run yet (at the
-# n = 65536 run's 4 ms a cycle, over two hours), so only with MODFORGE_LARGE_886=1.
-LOADED_886 = "mpoly_32768_x64_b256_l1_s32_p1_w31_mpaper_t1_d1"
+# The report's (32768, 886) design is one engine with its primes loaded at run time, two copies of it within 25 mm2
+# (reports/polymul_best.csv; docs/polymul_multipass.md, "RTL: primes loaded at run time"): 25-bit limbs, the set's
+# chain the 37 largest primes = 1 mod 65536 of 17 to 25 bits (loaded_primes); before it, 31-bit limbs, 29 primes,
+# one copy. Each through one engine, two products (random, all q - 1) with 30% pauses on every channel, on the batch
+# bench: about 2.1 M cycles at 31 bits and 2.6 M at 25, an hour each at some 1.5 ms a cycle, so only with
+# MODFORGE_LARGE_886=1.
+LOADED_886 = {25: "mpoly_32768_x64_b256_l1_s32_p1_w25_mpaper_t1_d1", 31: "mpoly_32768_x64_b256_l1_s32_p1_w31_mpaper_t1_d1"}
 
 
-def test_loaded_886():
+@pytest.mark.parametrize("w", sorted(LOADED_886))
+def test_loaded_886(w):
     if os.environ.get("MODFORGE_LARGE_886") != "1":
         pytest.skip("32768_886 loaded: hours under Verilator on 2 cores; MODFORGE_LARGE_886=1 runs it")
-    from polymul.multipass import stream_primes
-    primes = stream_primes(32768, 886, 31)
-    assert len(primes) == 29
-    generate(OUT, [LOADED_886])
-    m, records = run(OUT, LOADED_886, "multipass_batch_bench", "batch", ("batch_two",), testcase="batch_two",
+    from polymul.multipass_loaded import loaded_primes
+    design = LOADED_886[w]
+    primes = loaded_primes(32768, 886, w)
+    assert len(primes) == {25: 37, 31: 29}[w]
+    generate(OUT, [design])
+    m, records = run(OUT, design, "multipass_batch_bench", "batch", ("batch_two",), testcase="batch_two",
                      extra_env={"MODFORGE_BATCH": "2", "MODFORGE_BATCH_TWO": "1", "MODFORGE_PRIMES": ",".join(map(str, primes))},
                      sim=os.environ.get("MODFORGE_LARGE_SIM", "verilator"))
     (r,) = records["batch_two"]
-    print(f"{LOADED_886} {r['test']}: 2 products of 29 limbs, 30% pauses, in {r['cycles']} cycles; the promise "
+    print(f"{design} {r['test']}: 2 products of {len(primes)} limbs, 30% pauses, in {r['cycles']} cycles; the promise "
           f"{r['promise']} (ratio {r['ratio']})")
-    assert r["limbs"] == 29 and r["count"] == 2
+    assert r["limbs"] == len(primes) and r["count"] == 2
+
+
+# The report's (8192, 123) design (reports/polymul_best.csv) is two copies of the two-limb batch engine
+# `mpoly_8192_x32_k2_b256_l1_s32_p1_w31_t1_r2`, a port each, the copies' primes differing. Here the two copies are one
+# design of the same engines: the set's four limbs, two batch engines each running two limbs in sequence (_r2), a port
+# each (_y2), the behavioural multipliers (_mpaper). A batch of four without pauses (random, all q - 1 both, one-hot
+# times x^(n-1), zero times all q - 1), then one of one (x^(n-1)) and an empty one, its cycles against the manifest's
+# promise; then two products (random, all q - 1) with AR, R, AW, W and B each paused in 30% of cycles.
+BEST_8192_123 = "mpoly_8192_x32_k4_b256_l1_s32_p1_w31_mpaper_y2_t1_r2"
+
+
+@pytest.mark.parametrize("test", ["batch_no_pauses", "batch_two"])
+def test_best_8192_123(test):
+    from polymul.multipass import stream_primes
+    generate(OUT, [BEST_8192_123])
+    m, records = run(OUT, BEST_8192_123, "multipass_batch_bench", "batch", (test,), testcase=test,
+                     extra_env={"MODFORGE_BATCH": "4", "MODFORGE_BATCH_TWO": "1"},
+                     sim=os.environ.get("MODFORGE_LARGE_SIM", "verilator"))
+    assert [int(q) for q in manifest_primes(m)] == list(stream_primes(8192, 123, 31)), m.get("primes")
+    for r in records[test]:
+        print(f"{BEST_8192_123} {r['test']}: {r['count']} products of {r['limbs']} limbs in {r['cycles']} cycles, "
+              f"pauses {r['pause']}; the promise {r['promise']} (ratio {r['ratio']})")
+        assert r["limbs"] == 4 and r["ports"] == 2, r
+        if r["pause"] == 0 and r["count"] > 0:
+            assert 0.95 * r["promise"] <= r["cycles"] < 1.05 * r["promise"], f"without pauses not within 5% of the promise: {r}"
+    assert sum(r["count"] for r in records[test]) == (5 if test == "batch_no_pauses" else 2)
