@@ -26,7 +26,11 @@ BUILD_ARGS = ("--no-timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-STMT
 # -include for the precompiled header (without it g++ takes Vtop__pch.h.fast for a linker input), the C++ standard
 # the wheel's headers need, and the threads library.
 MAKE_VARS = ("CFG_CXXFLAGS_PCH_I=-include", "CFG_CXXFLAGS_STD=-std=c++20", "CFG_LDLIBS_THREADS=-pthread")
-PLUSARGS = ("+verilator+rand+reset+2",)
+# MODFORGE_VERILATOR_RESET: Verilator's initial values, 2 (random, the default) or 0 (zeros). With random values a
+# design's registered reset tree (the multi-pass engines' `resets_second_*`) is itself random at the first edges, and
+# a simulation-only check behind it can fire before the reset has reached it (docs/polymul_multipass.md, "Large sets
+# under Verilator"); 0 runs such a design's bench while that is open.
+PLUSARGS = (f"+verilator+rand+reset+{os.environ.get('MODFORGE_VERILATOR_RESET', '2')}",)
 
 
 def root() -> Path:
