@@ -216,12 +216,16 @@ class AxiMemoryBench:
                 d._log.warning(f"{label}: {edges:,} cycles, {dt:.0f} s, {1e3 * dt / edges:.2f} ms a cycle")
         # Values read just after an edge are those before it: done seen after edge k was set by edge k - 1.
         cycles = edges - 1
-        counts = traffic()
-        for _ in range(20):
-            await RisingEdge(d.clk)
-        assert counts == traffic(), f"{label}: traffic after done: {counts} -> {traffic()}"
+        await self.quiet_after_done(label, traffic)
         assert not int(d.io_respError.value), f"{label}: an error response"
         return cycles
+
+    async def quiet_after_done(self, label: str, traffic):
+        """No traffic (``traffic()``, a tuple of counts) in the 20 cycles after done."""
+        counts = traffic()
+        for _ in range(20):
+            await RisingEdge(self.dut.clk)
+        assert counts == traffic(), f"{label}: traffic after done: {counts} -> {traffic()}"
 
     # ---- the memory ----
     def to_bytes(self, words) -> bytes:

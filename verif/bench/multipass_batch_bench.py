@@ -268,10 +268,7 @@ class BatchBench(AxiMemoryBench):
         # The host polls `status` (its done bit is sticky: an empty batch is done before the start's B returns).
         while not (await self.lite.read_dword(r["status"])) & 0b10:
             assert self.edge - before < limit, f"{label}: no done after {limit} cycles"
-        counts = traffic()
-        for _ in range(20):
-            await RisingEdge(d.clk)
-        assert counts == traffic(), f"{label}: traffic after done: {counts} -> {traffic()}"
+        await self.quiet_after_done(label, traffic)
         status = await self.lite.read_dword(r["status"])
         assert status & 0b111 == 0b010, f"{label}: status {status:#x} after done: want done, not busy, no error"
         cycles = await self.lite.read_dword(r["cycles"])
