@@ -124,8 +124,9 @@ GLS_ROUTED := gshoup_32
 # The one layout of make test (verif/tests/test_pnr.py, where OpenROAD is found): the smallest registry design;
 # its time alone is in reports/pnr.md. It runs as a third chain beside sim and flow: its steps are mostly single-threaded and fill the
 # time the two chains leave a core idle (Mill, JVM start-up, the chains' unequal ends). Since 2026-11-29 it starts right after a
-# generator run of mul_16 alone, before the generator's run for the other chains (about 2 minutes on a fresh clone).
-PNR_TEST := mul_16
+# generator run of its design alone, before the generator's run for the other chains (about 2 minutes on a fresh clone).
+# mul_8 since 2026-11-30: mul_16's layout alone took 419 s, over issue 42's 5 minutes (docs/flow.md, "The layout in make test").
+PNR_TEST := mul_8
 PNR_TEST_ID := verif/tests/test_pnr.py::test_layout_of_a_small_design_is_clean
 GLS_RED  := k2reds_32_h15_3l_rb
 GLS_NTT  := ntt_16_32_p1_gshoup ntt_16_32_p1_gshoup_sram
@@ -161,7 +162,7 @@ test: setup
 	.venv/bin/python scripts/parallel.py 'pnr: $(PYTEST) -q $(PNR_TEST_ID)' 'tests: $(MAKE) --no-print-directory test-chains'
 
 # make test's two main chains (not a target of its own: `make test` runs it beside the layout chain,
-# which needs only mul_16's RTL and so starts before this generator run; 2026-11-29, docs/testing.md "Tiers").
+# which needs only mul_8's RTL and so starts before this generator run; 2026-11-29, docs/testing.md "Tiers").
 # No --ntt-table: the NTT table's tiles (N = 64, 256) are simulated in test-long only, and their generation was
 # 0.8 of this run's 1.0 min on a fresh clone (2026-11-29; test_ntt_tile.py generates what it runs).
 test-chains:

@@ -43,7 +43,7 @@ BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
 def result(d: str):
     """A finished layout's metrics: build/<d>/pnr/metrics.json, else the copy kept in reports/pnr/<d>.json. A build/
     run that shared the cores (ran_shared) does not replace a kept run alone of the same RTL, clock and settings:
-    its step times are the machine's load, not the flow's (make test lays out mul_16 beside two other chains)."""
+    its step times are the machine's load, not the flow's (make test lays out mul_8 beside two other chains)."""
     got = [json.loads(f.read_text()) for f in (layout.design_dir(d) / "pnr" / "metrics.json", REPORTS / "pnr" / f"{d}.json")
            if f.exists()]
     if len(got) == 2:

@@ -10,7 +10,7 @@ The netlists come from `make harden DESIGN=<d>`.
 MODFORGE_GLS_ROUTED names designs whose routed netlist (build/<d>/pnr/, the layout of `make harden`
 where OpenROAD is found) runs the same bench (`make test-long`: gshoup_32).
 MODFORGE_GLS_SDF names designs (default shoup_32, the smallest routed modular multiplier with a bench;
-mul_16, the layout test's design, has none) whose routed netlist runs its bench timed: the PDK's timed
+mul_8, the layout test's design, has none) whose routed netlist runs its bench timed: the PDK's timed
 cell models with the layout's tt SDF (runner.run_gls_sdf), at the layout's clock, and at 0.4 times the
 post-route critical path, where it must fail. MODFORGE_GLS_SDF_OPS sets their random-stream length
 (default 20; an engine, polymul_stream_bench, gets MODFORGE_POLYMUL_OPS, default 1 here, and runs its

@@ -2,7 +2,7 @@
 
 Unit checks always run: the tool lookup's order and refusals, the GDS boundary fix, the target
 clock, the post-route critical path per corner, the report's signoff columns. One real layout runs
-where OpenROAD, Magic, Netgen and KLayout are found: `mul_16` (about 1,250 cells) from RTL through
+where OpenROAD, Magic, Netgen and KLayout are found: `mul_8` (about 320 cells) from RTL through
 synthesis and the Classic flow to a GDS, which must be DRC-, LVS- and antenna-clean. Without the
 tools that test is skipped, saying which are missing and how to get them.
 """
@@ -23,7 +23,7 @@ from pdk import CORNERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
-LAYOUT_DESIGN = "mul_16"
+LAYOUT_DESIGN = "mul_8"  # the smallest registry design: its flow takes under 5 minutes (docs/flow.md)
 
 
 # ---- the tool lookup ----
@@ -241,7 +241,7 @@ def _tools_or_skip():
 
 
 def test_layout_of_a_small_design_is_clean():
-    """mul_16 from its RTL (make test generates it) through synthesis and the Classic flow to a GDS."""
+    """mul_8 from its RTL (make test generates it) through synthesis and the Classic flow to a GDS."""
     _tools_or_skip()
     import layout
     if not layout.manifest(LAYOUT_DESIGN).exists():
@@ -312,7 +312,7 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
 
 
 def test_a_run_beside_other_work_does_not_replace_a_kept_run_alone(tmp_path, monkeypatch):
-    """make test lays out mul_16 beside two other chains: that run (load above the cores) must not replace the kept
+    """make test lays out mul_8 beside two other chains: that run (load above the cores) must not replace the kept
     layout run alone of the same RTL, clock and settings, nor overwrite its kept record; a quiet rerun does."""
     import layout
     from reports import pnr_table

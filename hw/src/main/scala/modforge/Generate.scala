@@ -208,7 +208,7 @@ ${groups.mkString(",\n")}
   /** Every family's one-line name grammar, defined beside its parser (`make help` prints them). */
   def grammar: Seq[(String, String)] = Seq(
     "modmul" -> Designs.grammar, "variant" -> Variant.grammar, "fast" -> ("<barrett|shoup|gshoup>_<k>_fast; " + modforge.modmul.Best.help),
-    "mul" -> s"mul_<k>, ${Designs.minK} <= k <= ${Designs.maxK}", "reduction" -> s"${reduction.ReductionConfig.grammar}, ${Designs.minK} <= k <= ${Designs.maxK}",
+    "mul" -> s"mul_<k>, ${Designs.minProductK} <= k <= ${Designs.maxK}", "reduction" -> s"${reduction.ReductionConfig.grammar}, ${Designs.minK} <= k <= ${Designs.maxK}",
     "ntt" -> NttDesigns.grammar, "polymul" -> (PolymulDesigns.grammar + "; " + polymul.StreamDesigns.grammar), "intfft" -> intfft.IntFftDesigns.grammar,
     "multipass" -> multipass.MultipassDesigns.grammar)
 

@@ -11,7 +11,10 @@ import spinal.core._
   * `latency` cycles after they enter, in order.
   */
 abstract class ModMulComponent(val k: Int) extends Component {
-  require(k >= Designs.minK && k <= Designs.maxK, s"k = $k is out of range ${Designs.minK}..${Designs.maxK}")
+  require(k >= minWidth && k <= Designs.maxK, s"k = $k is out of range $minWidth..${Designs.maxK}")
+
+  /** The narrowest k of this component's family: the registry's, but the bare product's is lower. */
+  protected def minWidth: Int = Designs.minK
 
   val in_valid = in Bool ()
   val in_a = in UInt (k bits)

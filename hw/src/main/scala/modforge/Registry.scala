@@ -60,7 +60,7 @@ object Registry {
   private def parseBase(name: String): Either[String, ModMulDesign] =
     if (name.matches("mul_\\d+")) {
       val k = BigInt(name.drop(4))
-      if (k < Designs.minK || k > Designs.maxK) Left(s"width k = $k in '$name' is out of range ${Designs.minK}..${Designs.maxK}")
+      if (k < Designs.minProductK || k > Designs.maxK) Left(s"width k = $k in '$name' is out of range ${Designs.minProductK}..${Designs.maxK}")
       else Right(ProductDesign(k.toInt))
     } else reduction.ReductionConfig.parse(name) match {
       case Some(r) => r.map(ReductionDesign)

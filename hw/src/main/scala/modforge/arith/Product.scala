@@ -1,6 +1,7 @@
 package modforge.arith
 
 import modforge.{Boundary, ModMulComponent}
+import modforge.modmul.Designs
 import spinal.core._
 
 /** A bare registered k x k product, `mul_<k>` in the registry: the yardstick for the products
@@ -12,6 +13,7 @@ import spinal.core._
   */
 class Product(k: Int, mid: Boolean = false) extends ModMulComponent(k) {
   override def outWidth: Int = 2 * k
+  override protected def minWidth: Int = Designs.minProductK
   private val m = Boundary(mid)
   def latency: Int = 2 + m.cycles
   val a = RegNext(in_a)

@@ -52,6 +52,10 @@ case class Design(family: Family, k: Int) extends ModMulDesign {
 object Designs {
   val minK = 16
   val maxK = 512
+  /** The bare products (`mul_<k>`) go down to 8 bits: `mul_8` is make test's layout design, the smallest whose
+    * Classic flow still runs every check; its layout took 186 s beside another layout on 2026-11-30 against
+    * mul_16's 419 s alone, over issue 42's 5 minutes (docs/flow.md, "The layout in make test"). */
+  val minProductK = 8
   val families: Seq[Family] = Seq(Barrett, ShoupFamily, GShoupFamily)
   /** Widths of the paper's Table 1. */
   val tableWidths: Seq[Int] = Seq(32, 64, 128, 256)

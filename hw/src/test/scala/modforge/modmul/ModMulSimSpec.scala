@@ -30,6 +30,11 @@ class DesignsSpec extends AnyFunSuite {
       assert(err.isLeft && err.left.toOption.get.contains("valid designs"), s"$bad: $err")
     }
   }
+  test("bare products go down to 8 bits, the modular multipliers stay at 16 (make test's layout design is mul_8)") {
+    assert(modforge.Registry.parse("mul_8").map(_.name) == Right("mul_8"))
+    for (bad <- Seq("mul_7", "mul_513", "barrett_8", "gshoup_8")) assert(modforge.Registry.parse(bad).isLeft, bad)
+    assert(modforge.Registry.parse("mul_7").left.toOption.get.contains("out of range 8..512"))
+  }
   test("precomputation rejects broken preconditions") {
     intercept[PreconditionError](Barrett.inputs(32, 1, 2, BigInt(1) << 20))
     intercept[PreconditionError](GShoupFamily.inputs(32, 1, 2, BigInt(1) << 31))
