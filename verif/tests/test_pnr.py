@@ -3,7 +3,8 @@
 Unit checks always run: the tool lookup's order and refusals, the GDS boundary fix, the target
 clock, the post-route critical path per corner, the report's signoff columns. One real layout runs
 where OpenROAD, Magic, Netgen and KLayout are found: `mul_8` (about 320 cells) from RTL through
-synthesis and the Classic flow to a GDS, which must be DRC-, LVS- and antenna-clean. Without the
+synthesis and the Classic flow to a GDS, which must be DRC-, LVS- and antenna-clean, and whose routed netlist
+must pass its bench (verif/bench/product_bench.py). Without the
 tools that test is skipped, saying which are missing and how to get them.
 """
 import json
@@ -260,6 +261,10 @@ def test_layout_of_a_small_design_is_clean():
         assert 0 < cp < 3 * m["post_synthesis"]["critical_path_ns__corner"][corner]
         assert m["corners"][corner]["hold_ws_ns"] >= 0
     assert m["cells"] >= m["post_synthesis"]["cells"]  # buffers, taps and the clock tree come on top
+    # The routed netlist still computes a*b (what layout changed: buffers, resizing, the clock tree, diodes):
+    # its bench (product_bench) at gate level, without every pair (tests/test_product.py runs those at RTL).
+    from runner import run_gls
+    run_gls(LAYOUT_DESIGN, ops=300, routed=True, extra_env={"MODFORGE_PRODUCT_ALL": "0"})
     # make test runs this beside two other chains: the time is reported, not asserted (alone: reports/pnr.md)
     print(f"{LAYOUT_DESIGN}: synthesis and layout in {wall:.0f} s (the layout alone {m['runtime_s']:.0f} s)")
 

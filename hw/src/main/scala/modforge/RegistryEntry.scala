@@ -68,7 +68,7 @@ object RegistryEntry {
         (if (c.method == reduction.Method.K2Red) Seq("lazy" -> c.lazyOut) else Nil)
       RegistryEntry(d.name, d.familyName, d.title, ps, d.name, Some("modmul_bench"), gls = true, "reduction", Some("reduction.models"))
     case p: ProductDesign =>
-      RegistryEntry(d.name, "mul", d.title, Seq("k" -> p.k), d.name, None, gls = false, "none", None)
+      RegistryEntry(d.name, "mul", d.title, Seq("k" -> p.k), d.name, Some("product_bench"), gls = true, "none", None)
     case other =>
       RegistryEntry(d.name, d.familyName, d.title, Seq("k" -> d.k), d.name, None, gls = false, "none", None)
   }
