@@ -31,11 +31,12 @@ class ModMulBench:
     sampled on the falling edge, half a period after the edge that produced them.
     """
 
-    def __init__(self, dut, manifest: dict, seed: int):
+    def __init__(self, dut, manifest: dict, seed: int, family: str = None):
         self.dut = dut
         self.design = manifest["design"]
-        # The design's meaning from its manifest (the generator's registry entry): no generator call here.
-        self.family = parse_design(registry.remember(manifest["registry"])["design"]).family
+        # The design's meaning from its manifest (the generator's registry entry): no generator call here. A bench
+        # built on this one for another kind of design names its family (product_bench: "mul").
+        self.family = family or parse_design(registry.remember(manifest["registry"])["design"]).family
         # The lazy K2RED returns t' itself: signed, -m < t' < 2m, t' = a*b mod m
         # (docs/reduction.md, "Ports and the pre-scaled operand").
         self.lazy = bool(manifest.get("lazy"))

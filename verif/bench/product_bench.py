@@ -9,77 +9,27 @@ Environment: MODFORGE_MANIFEST (required), MODFORGE_OPS (random operations, defa
 default 1 where that is at most 2^16 pairs, i.e. k <= 8, else 0).
 """
 import os
-import random
-from collections import deque
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge
 
 from bench_common import start_bench
+from modmul_bench import ModMulBench
 
 
-class ProductBench:
-    """One operation (or an idle cycle) per clock; inputs change on the falling edge, outputs are read
-    on the falling edge, half a period after the rising edge that produced them."""
+class ProductBench(ModMulBench):
+    """The modular multipliers' bench (one operation or an idle cycle per clock, results checked in order, exactly
+    `latency` cycles after they entered, garbage on the operands while idle), with a*b for the expected result:
+    a bare product has no modulus and no precomputation."""
 
     def __init__(self, dut, manifest: dict, seed: int):
-        self.dut = dut
-        self.design = manifest["design"]
+        super().__init__(dut, manifest, seed, family="mul")
         self.k = manifest["k"]
-        self.latency = manifest["latency"]
-        self.rng = random.Random(seed)
-        self.cycle = 0
-        self.pending = deque()  # (due cycle, a, b)
-        self.checked = 0
 
-    async def start(self, clk_ns: float):
-        cocotb.start_soon(Clock(self.dut.clk, clk_ns, unit="ns").start())
-        self.dut.reset.value = 1
-        self.dut.in_valid.value = 0
-        self._scramble()
-        for _ in range(3):
-            await FallingEdge(self.dut.clk)
-        self.dut.reset.value = 0
+    def pair(self, a, b):
+        return {"in_a": a, "in_b": b}, a * b, f"{a}*{b}", None
 
-    def _scramble(self):
-        """Garbage on the operands while idle: nothing may come out of it."""
-        self.dut.in_a.value = self.rng.getrandbits(self.k)
-        self.dut.in_b.value = self.rng.getrandbits(self.k)
-
-    def _check_outputs(self):
-        valid = self.dut.out_valid.value
-        assert valid.is_resolvable, f"{self.design}: out_valid is {valid} at cycle {self.cycle}"
-        due = bool(self.pending) and self.pending[0][0] == self.cycle
-        if int(valid) != int(due):
-            expect = f"{self.pending[0][1]}*{self.pending[0][2]} due at cycle {self.pending[0][0]}" if self.pending else "nothing"
-            raise AssertionError(f"{self.design}: out_valid = {int(valid)} at cycle {self.cycle}; expected {expect}")
-        if due:
-            _, a, b = self.pending.popleft()
-            got = self.dut.out_t.value
-            assert got.is_resolvable, f"{self.design}: out_t = {got} for {a}*{b}"
-            assert got.to_unsigned() == a * b, \
-                f"{self.design}: {a}*{b}: got {got.to_unsigned()}, expected {a * b} (cycle {self.cycle})"
-            self.checked += 1
-
-    async def step(self, ab=None):
-        """One clock: check the outputs, then drive the pair `ab` or idle."""
-        await FallingEdge(self.dut.clk)
-        self.cycle += 1
-        self._check_outputs()
-        if ab is None:
-            self.dut.in_valid.value = 0
-            self._scramble()
-            return
-        a, b = ab
-        self.dut.in_a.value, self.dut.in_b.value, self.dut.in_valid.value = a, b, 1
-        self.pending.append((self.cycle + self.latency, a, b))
-
-    async def drain(self):
-        while self.pending:
-            await self.step()
-        for _ in range(self.latency + 2):  # and nothing more comes out
-            await self.step()
+    def random_pair(self):
+        return self.pair(self.rng.getrandbits(self.k), self.rng.getrandbits(self.k))
 
     def edges(self):
         top = (1 << self.k) - 1
@@ -96,7 +46,7 @@ async def edge_operands(dut):
     tb = await _bench(dut)
     for a in tb.edges():
         for b in tb.edges():
-            await tb.step((a, b))
+            await tb.step(tb.pair(a, b))
     await tb.drain()
     assert tb.checked == len(tb.edges()) ** 2
 
@@ -109,7 +59,7 @@ async def random_stream(dut):
     for _ in range(n):
         while tb.rng.random() < 0.25:
             await tb.step()
-        await tb.step((tb.rng.getrandbits(tb.k), tb.rng.getrandbits(tb.k)))
+        await tb.step(tb.random_pair())
     await tb.drain()
     assert tb.checked == n
     dut._log.info("%s: %d products checked against a*b", tb.design, tb.checked)
@@ -123,7 +73,7 @@ async def all_pairs(dut):
         return
     for a in range(1 << tb.k):
         for b in range(1 << tb.k):
-            await tb.step((a, b))
+            await tb.step(tb.pair(a, b))
     await tb.drain()
     assert tb.checked == 1 << (2 * tb.k)
     dut._log.info("%s: all %d pairs checked against a*b", tb.design, tb.checked)
@@ -134,12 +84,12 @@ async def reset_flushes_pipeline(dut):
     """A reset with operations in flight drops them: no out_valid until new operations arrive."""
     tb = await _bench(dut, salt=3)
     for _ in range(tb.latency):
-        await tb.step((tb.rng.getrandbits(tb.k), tb.rng.getrandbits(tb.k)))
+        await tb.step(tb.random_pair())
     dut.reset.value = 1
     tb.pending.clear()
     await tb.step()
     dut.reset.value = 0
     await tb.drain()
-    await tb.step((tb.edges()[-1], tb.edges()[-1]))
+    await tb.step(tb.pair(tb.edges()[-1], tb.edges()[-1]))
     await tb.drain()
     assert tb.checked == 1
