@@ -357,7 +357,8 @@ def markdown(rows, model) -> list:
     L += md_head("design", "status", "cells (synth)", "die um2", "util", "clock ns", "cp tt ns (synth)",
                  "cp ss ns (synth)", "cp ff ns (synth)", "r2r tt / ss / ff ns", "DRC", "LVS", "antenna", "runtime s", "peak GB")
     for r in rows:
-        if "_m" not in r and not r.get("_kept"):
+        # A stopped layout, measured here or carried over from reports/pnr.csv: no die, no post-route figures.
+        if ("_m" not in r and not r.get("_kept")) or r.get("die_area_um2") in (None, ""):
             L.append(f"| {r['design']} | {r['status']} | {fmt(r['cells'])} | | | {fmt(r['clock_period_ns'])} | | | | | | | | "
                      f"{r['runtime_s']:.0f} | {fmt(r['peak_mem_gb'])} |")
             continue
