@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from runner import manifest_path, results_of, run_bench
+from runner import gls_manifest, manifest_path, results_of, run_bench
 
 DESIGN = "mul_8"
 
@@ -18,8 +18,14 @@ def _rtl_or_skip():
     return manifest.with_suffix(".v")
 
 
+def _bench():
+    """The bench the registry names for the design (its manifest's entry), not one named here."""
+    return gls_manifest(DESIGN)["registry"]["bench"]
+
+
 def test_product_rtl():
-    run_bench(DESIGN, [_rtl_or_skip()], kind="rtl", test_module="product_bench")
+    rtl = _rtl_or_skip()
+    run_bench(DESIGN, [rtl], kind="rtl", test_module=_bench())
 
 
 def test_product_bench_goes_red_on_one_wrong_value(tmp_path):
@@ -32,7 +38,7 @@ def test_product_bench_goes_red_on_one_wrong_value(tmp_path):
     src.write_text(broken)
     results = tmp_path / "results.xml"
     try:
-        run_bench(DESIGN, [src], kind="rtl_broken", test_module="product_bench", results_xml=results)
+        run_bench(DESIGN, [src], kind="rtl_broken", test_module=_bench(), results_xml=results)
     except SystemExit:  # cocotb's runner under pytest, on a failed test
         pass
     r = results_of(results)
