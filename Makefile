@@ -169,12 +169,12 @@ test-chains:
 	$(MILL) hw.runMain modforge.Generate --out $(BUILD) --table --reduction-table $(BEST_32) $(GLS_NTT_TEST) polymul_1024_19
 	.venv/bin/python scripts/scala_tests.py classpath --out $(BUILD)/scala_tests.cp
 	.venv/bin/python scripts/parallel.py \
-	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q --durations=12 $(SIM_TESTS)' \
+	  'sim: .venv/bin/python scripts/scala_tests.py run --shard a --classpath $(BUILD)/scala_tests.cp && $(TEST_ENV) $(PYTEST) -q --durations=30 $(SIM_TESTS)' \
 	  'flow: for d in $(GLS_FAST_TEST) $(GLS_RED) $(GLS_BEST); do .venv/bin/python flow/harden.py $$d | tail -n 2; done && \
 	     .venv/bin/python flow/fpga.py gshoup_32 xc7 | tail -n 1 && \
 	     .venv/bin/python flow/check_classic.py gshoup_32 ntt_16_32_p1_gshoup_sram && \
 	     .venv/bin/python scripts/scala_tests.py run --shard b --classpath $(BUILD)/scala_tests.cp --build $(BUILD)/scala_shard_b && \
-	     $(TEST_ENV) $(PYTEST) -q --durations=12 verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)'
+	     $(TEST_ENV) $(PYTEST) -q --durations=30 verif/tests $(addprefix --ignore=,$(SIM_TESTS)) --deselect $(PNR_TEST_ID)'
 
 test-long: setup
 	.venv/bin/pip install -q --disable-pip-version-check -r requirements-long.txt
