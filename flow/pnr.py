@@ -186,6 +186,45 @@ def corner_figures(final: dict, period_ns: float, half_cycle: dict = None) -> di
     return out
 
 
+# What LibreLane's Classic flow runs before each of its mid-flow STAs (OpenROAD.STAMidPNR), in its order: the
+# OpenROAD step a timing figure of a stopped run comes after. Before global routing, wires are estimated from the
+# placement; from it on, from the global routes.
+MID_STA_AFTER = {"openroad-globalplacement": "global placement", "openroad-repairdesignpostgpl": "the resizer's design repair",
+                 "openroad-cts": "clock tree synthesis", "openroad-resizertimingpostcts": "the post-CTS timing repair",
+                 "openroad-globalrouting": "global routing", "openroad-repairantennas": "global routing and antenna repair"}
+
+
+def mid_timing(run: Path, period_ns: float, before: float = None):
+    """The last timing a layout reached before detailed routing: LibreLane's last finished OpenROAD.STAMidPNR of the
+    run folder (one whose state_out.json exists, written no later than `before`, a time stamp, where given).
+
+    That STA runs at the nominal tt corner only (its state's other corners are carried over from the pre-layout STA,
+    so they are not read), with wires estimated from the placement or, after global routing, from the global routes,
+    and the clock tree propagated once built. Every path is taken to have the whole period (as corner_figures does
+    without half-cycle reports). {"after": the OpenROAD step it follows, as MID_STA_AFTER names it,
+    "global_routes": whether its wires are the global routes, "cp_tt_ns": the period minus its worst setup slack,
+    "stdcell_area_um2", "cells" (standard cells then: buffers, clock tree and taps included), "step": its folder},
+    or None where the run has none."""
+    found = None
+    for st in sorted(run.glob("*-openroad-stamidpnr*"), key=lambda x: int(x.name.split("-")[0])):
+        out = st / "state_out.json"
+        if out.exists() and (before is None or out.stat().st_mtime <= before):
+            found = st
+    if found is None:
+        return None
+    m = json.loads((found / "state_out.json").read_text())["metrics"]
+    ws = m.get(f"timing__setup__ws__corner:nom_{CORNERS[0]}")
+    if ws is None:
+        return None
+    n = int(found.name.split("-")[0])
+    prior = [x.name.split("-", 1)[1] for x in run.iterdir() if x.is_dir() and x.name.split("-")[0].isdigit()
+             and int(x.name.split("-")[0]) < n and x.name.split("-", 1)[1] in MID_STA_AFTER]
+    after = max(prior, key=lambda s: list(MID_STA_AFTER).index(s)) if prior else None
+    return {"after": MID_STA_AFTER.get(after, "the floorplan"), "global_routes": after in ("openroad-globalrouting", "openroad-repairantennas"),
+            "cp_tt_ns": round(period_ns - float(ws), 4), "stdcell_area_um2": m.get("design__instance__area__stdcell"),
+            "cells": m.get("design__instance__count__stdcell"), "step": found.name}
+
+
 def half_cycle_slacks(run: Path) -> dict:
     """Per PDK corner, over the RC corners' STAPostPNR setup reports (max.rpt, sta.half_cycle_worst):
     the worst slack of the paths from one clock edge to the other and of those between like edges;
@@ -266,7 +305,8 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
            "synth_date": synth.get("date"),
            "settings": {**LAYOUT["librelane"], **(extra or {})},
            "peak_mem_gb": peak_gb(steps),
-           "steps_finished": steps, "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
+           "steps_finished": steps, "mid_timing": mid_timing(run, period) if run.exists() else None,
+           "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
            "load_1m": load, "date": date.strftime("%Y-%m-%d %H:%M UTC")}
     out = layout.design_dir(design) / "pnr_attempts" / f"{date.strftime('%Y%m%dT%H%M%S')}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -471,6 +511,9 @@ def pnr(design: str, period_ns: float = None, extra: dict = None, timeout_min: f
             "core_area_um2": _float(final.get("design__core__area")),
             "utilization": _float(routed.get("design__instance__utilization")),
             "corners": corners,
+            # the timing before detailed routing (after global routing), beside the routed one: how far a stopped
+            # run's last figure is from where routing ends (reports/pnr.md, "Efficiency with width")
+            "mid_timing": mid_timing(run, period),
             "half_cycle": half,
             "wns_ns": round(min((c["setup_ws_ns"] for c in corners.values()), default=float("nan")), 4),
             "hold_wns_ns": min((c["hold_ws_ns"] for c in corners.values() if c["hold_ws_ns"] is not None), default=None),

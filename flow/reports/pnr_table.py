@@ -25,6 +25,7 @@ import json
 import math
 import shutil
 import sys
+from pathlib import Path
 
 import layout
 from pdk import CORNERS
@@ -34,7 +35,11 @@ from reports.common import REPORTS, fmt, md_head, stamp, write_csv, write_md
 PNR_COLUMNS = ["design", "status", "cells", "die_area_um2", "core_area_um2", "utilization", "clock_period_ns",
                "cp_tt_ns", "cp_ss_ns", "cp_ff_ns", "cp_r2r_tt_ns", "cp_r2r_ss_ns", "cp_r2r_ff_ns", "wns_ns", "drc_violations", "lvs_errors", "antenna_violations",
                "macros_as_abstracts", "runtime_s", "peak_mem_gb", "openroad_commit",
-               "synth_cells", "synth_area_um2", "synth_cp_tt_ns", "synth_cp_ss_ns", "synth_cp_ff_ns", "detailed_routing_s"]
+               "synth_cells", "synth_area_um2", "synth_cp_tt_ns", "synth_cp_ss_ns", "synth_cp_ff_ns", "detailed_routing_s",
+               "last_sta_after", "last_sta_cp_tt_ns", "last_sta_area_um2"]
+# last_sta_*: the last timing the run reached before detailed routing (flow/pnr.py mid_timing: LibreLane's last
+# OpenROAD.STAMidPNR, tt only, wires estimated), the OpenROAD step it followed, and the standard cells' area then. For a
+# stopped run, its last figures; for a finished one, those after global routing, to set beside its routed ones.
 ROUTING_STEP = "openroad-detailedrouting"
 CORNER_COLUMN = {CORNERS[0]: "tt", CORNERS[1]: "ss", CORNERS[2]: "ff"}
 BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
@@ -42,14 +47,16 @@ BUDGET_H = 2.5  # the issue's limit for one design's flow on this machine
 
 def result(d: str):
     """A finished layout's metrics: build/<d>/pnr/metrics.json, else the copy kept in reports/pnr/<d>.json. A build/
-    run that shared the cores (ran_shared) does not replace a kept run alone of the same RTL, clock and settings:
-    its step times are the machine's load, not the flow's (make test lays out mul_8 beside two other chains)."""
+    run that shared the cores (ran_shared) does not replace a kept run of the same RTL, clock and settings that ran
+    alone, or shared them less (a lower mean load): its step times are the machine's load, not the flow's (make test
+    lays out mul_8 beside two other chains)."""
     got = [json.loads(f.read_text()) for f in (layout.design_dir(d) / "pnr" / "metrics.json", REPORTS / "pnr" / f"{d}.json")
            if f.exists()]
     if len(got) == 2:
         new, kept = got
         same = all(new.get(k) == kept.get(k) for k in ("rtl_sha256", "clock_period_ns", "settings"))
-        if same and ran_shared(new) and not ran_shared(kept) and kept.get("signoff_clean"):
+        less = not ran_shared(kept) or kept["load_1m"]["mean"] < new["load_1m"]["mean"]
+        if same and ran_shared(new) and less and kept.get("signoff_clean"):
             return {**kept, "_kept_over_build": True}
     return got[0] if got else None
 
@@ -66,7 +73,7 @@ def committed_rows() -> dict:
         for r in csv.DictReader(fh):
             t = {}
             for k, v in r.items():
-                if k in ("design", "status", "openroad_commit"):
+                if k in ("design", "status", "openroad_commit", "last_sta_after"):
                     t[k] = v
                 elif k == "macros_as_abstracts":
                     t[k] = v == "True"
@@ -118,7 +125,31 @@ def report_table(title: str) -> dict:
 
 def last_attempt(d: str):
     files = sorted((layout.design_dir(d) / "pnr_attempts").glob("*.json"))
-    return json.loads(files[-1].read_text()) if files else None
+    return {**json.loads(files[-1].read_text()), "_file": str(files[-1])} if files else None
+
+
+def last_sta(d: str, m: dict = None, a: dict = None) -> dict:
+    """The last_sta_* columns of a finished layout (its metrics m) or a stopped one (its attempt a): the figures
+    pnr.py recorded (mid_timing), else read from the run folder where build/ still has it (runs recorded before
+    pnr.py kept them: for a finished run, only its own, whose final metrics are its metrics; for an attempt, only a
+    run folder no newer than the attempt's record), else those of
+    reports/pnr.csv as it stood for the same run (same runtime_s)."""
+    from pnr import mid_timing
+    got = (m or a or {}).get("mid_timing")
+    run = layout.librelane_dir(d) / "runs" / "pnr"
+    folder = layout.ROOT / m["run_folder"] if m is not None and m.get("run_folder") else None
+    if got is None and folder and (folder / "final" / "metrics.json").exists() and \
+            json.loads((folder / "final" / "metrics.json").read_text()) == m.get("librelane_metrics"):  # that run's folder
+        got = mid_timing(folder, m["clock_period_ns"])
+    if got is None and a is not None and run.is_dir():
+        got = mid_timing(run, a["clock_period_ns"], before=Path(a["_file"]).stat().st_mtime + 60)
+    if got is not None:
+        return {"last_sta_after": got["after"], "last_sta_cp_tt_ns": got["cp_tt_ns"], "last_sta_area_um2": got["stdcell_area_um2"]}
+    old = committed_rows().get(d) or {}
+    runtime = (m or a or {}).get("runtime_s")
+    if old.get("last_sta_cp_tt_ns") is not None and runtime is not None and old.get("runtime_s") == round(runtime, 1):
+        return {k: old.get(k) for k in ("last_sta_after", "last_sta_cp_tt_ns", "last_sta_area_um2")}
+    return {}
 
 
 def clean_status(m: dict) -> str:
@@ -174,6 +205,26 @@ def drc_total(signoff: dict):
     return None if any(v is None for v in vals) else int(sum(vals))
 
 
+def attempt_synthesis(d: str, a: dict) -> dict:
+    """The synth_* columns of a stopped run: the synthesis it laid out (build/<d>/harden/metrics.json of the
+    attempt's synth_date and cell count), else reports/asic_table.csv's row of that cell count; {} without either."""
+    import csv
+    from reports.common import harden_result
+    h = harden_result(d)
+    if h and h.get("date") == a.get("synth_date") and h.get("design__instance__count") == a.get("synth_cells"):
+        cp = h["critical_path_ns__corner"]
+        return {"synth_area_um2": h["design__instance__area"],
+                **{f"synth_cp_{col}_ns": cp.get(corner) for corner, col in CORNER_COLUMN.items()}}
+    table = REPORTS / "asic_table.csv"
+    if table.exists():
+        with table.open() as f:
+            for t in csv.DictReader(f):
+                if t["design"] == d and t.get("cells") and int(t["cells"]) == a.get("synth_cells"):
+                    return {"synth_area_um2": float(t["area_um2"]), "synth_cp_tt_ns": float(t["critical_path_ns"]),
+                            "synth_cp_ss_ns": float(t["critical_path_ss_ns"]), "synth_cp_ff_ns": float(t["critical_path_ff_ns"])}
+    return {}
+
+
 def row(d: str) -> dict:
     m = result(d)
     if m is None:
@@ -181,7 +232,7 @@ def row(d: str) -> dict:
         return {"design": d, "status": f"stopped in {a['step']} after {a['runtime_s']:.0f} s (limit {a['limit_s']:.0f} s)",
                 "cells": a.get("synth_cells"), "runtime_s": a["runtime_s"], "peak_mem_gb": a.get("peak_mem_gb"),
                 "openroad_commit": a.get("openroad_commit"), "clock_period_ns": a.get("clock_period_ns"),
-                "synth_cells": a.get("synth_cells"), "_attempt": a}
+                "synth_cells": a.get("synth_cells"), "_attempt": a, **attempt_synthesis(d, a), **last_sta(d, a=a)}
     s = m["signoff"]
     r = {"design": d, "status": clean_status(m), "cells": m["cells"],
          "die_area_um2": m["die_area_um2"], "core_area_um2": m["core_area_um2"],
@@ -203,6 +254,7 @@ def row(d: str) -> dict:
               "detailed_routing_s": (m["steps"].get(ROUTING_STEP) or {}).get("wall_s")})
     for corner, col in CORNER_COLUMN.items():
         r[f"synth_cp_{col}_ns"] = m["post_synthesis"]["critical_path_ns__corner"].get(corner)
+    r.update(last_sta(d, m=m))
     r["_m"] = m
     return r
 
@@ -269,16 +321,29 @@ def fit_runtime(rows) -> dict:
 MULTIPLIERS = ("barrett", "shoup", "gshoup")  # the paper's families: Table 1 and Figure 2's efficiency with width
 
 
+def layout_figures(r: dict):
+    """(tt critical path, standard-cell area, stage) of a row for the efficiency table: a finished layout's as
+    routed (post_route, stage "route"); a stopped one's at the last timing it reached (last_sta_*, stage "after
+    <step>, estimated wires"); None for neither."""
+    pr = post_route(r["design"]) if not r.get("status", "").startswith("stopped") else None
+    if pr:
+        return (*pr, "route")
+    if r.get("status", "").startswith("stopped") and r.get("last_sta_cp_tt_ns") and r.get("last_sta_area_um2"):
+        return r["last_sta_cp_tt_ns"], r["last_sta_area_um2"], f"after {r['last_sta_after']}, estimated wires"
+    return None
+
+
 def width_loss(rows) -> list:
-    """Efficiency with width after layout (issue 42, item 4): the paper's S^2/(P*A) of each finished layout of
-    the paper's multipliers, the table designs and the DSE's winners (`_fast`), post-synthesis and post-route
-    (post_route: tt critical path, cells as routed), and the loss from the same group's 32-bit design at each
-    wider k. [(group, k, design, synthesis, route, loss synthesis, loss route)], the losses None without a
+    """Efficiency with width after layout (issue 42, item 4): the paper's S^2/(P*A) of each layout of the paper's
+    multipliers, the table designs and the DSE's winners (`_fast`), post-synthesis and after layout
+    (layout_figures: a finished layout's tt critical path and cells as routed; a stopped one's at the last timing
+    it reached, before detailed routing, the stage named), and the loss from the same group's 32-bit design at each
+    wider k. [(group, k, design, synthesis, layout, loss synthesis, loss layout, stage)], the losses None without a
     32-bit layout in the group."""
     import registry
     from reports.common import best_designs, efficiency
     best = set(best_designs().values())
-    done = {r["design"]: (r, post_route(r["design"])) for r in rows}
+    done = {r["design"]: (r, layout_figures(r)) for r in rows}
     done = {d: (r, pr) for d, (r, pr) in done.items() if pr and r.get("synth_cp_tt_ns") and r.get("synth_area_um2")}
     groups = {}
     for d, e in registry.describe_many(list(done)).items():
@@ -288,12 +353,24 @@ def width_loss(rows) -> list:
         k = e["params"]["k"]
         group = f"{e['family']}_<k>" + ("_fast" if r["design"] in best else "")
         groups.setdefault(group, {})[k] = (r["design"], efficiency(k, r["synth_cp_tt_ns"], r["synth_area_um2"]),
-                                           efficiency(k, *pr))
+                                           efficiency(k, pr[0], pr[1]), pr[2])
     out = []
     for group, by_k in sorted(groups.items()):
-        base = by_k.get(32)
-        for k, (d, syn, route) in sorted(by_k.items()):
-            out.append((group, k, d, syn, route, base[1] / syn if base else None, base[2] / route if base else None))
+        base = by_k.get(32) if (by_k.get(32) or (None,) * 4)[3] == "route" else None
+        for k, (d, syn, route, stage) in sorted(by_k.items()):
+            out.append((group, k, d, syn, route, base[1] / syn if base else None, base[2] / route if base else None, stage))
+    return out
+
+
+def mid_versus_route(rows) -> list:
+    """[(design, cells as routed, tt critical path before detailed routing, routed, area then, routed)] of the finished
+    layouts whose timing before detailed routing is known (last_sta_*, after global routing): how far a stopped run's
+    last figure stands from its routed one."""
+    out = []
+    for r in rows:
+        pr = post_route(r["design"]) if not r.get("status", "").startswith("stopped") else None
+        if pr and r.get("last_sta_cp_tt_ns") and r.get("last_sta_area_um2"):
+            out.append((r["design"], r.get("cells"), r["last_sta_cp_tt_ns"], pr[0], r["last_sta_area_um2"], pr[1]))
     return out
 
 
@@ -434,18 +511,31 @@ def markdown(rows, model) -> list:
     loss = width_loss(rows)
     if loss:
         L += ["## Efficiency with width, after layout", "",
-              "The paper's S^2/(P*A) (bits^2 / (ns * um2)) of each finished layout of the paper's multipliers: "
-              "post-synthesis (tt critical path, standard-cell area) and post-route (tt critical path as above, the cells "
-              "as routed: the resizer's buffers, the clock tree, taps and diodes). The loss is the same group's 32-bit "
-              "efficiency over this one (the goal, issue 42: at most 1.5x from 32 to 256 bits); n/a without a 32-bit "
-              "layout in the group. Designs marked * in the first table give their routed area as utilization x core "
-              "area (docs/flow.md, \"Layout\").", ""]
-        L += md_head("group", "k", "design", "S^2/(P*A) synthesis", "S^2/(P*A) route", "route / synthesis",
-                     "loss vs 32, synthesis", "loss vs 32, route")
-        for group, k, d, syn, route, ls, lr in loss:
-            L.append(f"| `{group}` | {k} | {d} | {syn:.4g} | {route:.4g} | {route / syn:.2f} | {fmt(ls, '.2f', 'x')} | "
+              "The paper's S^2/(P*A) (bits^2 / (ns * um2)) of each layout of the paper's multipliers: "
+              "post-synthesis (tt critical path, standard-cell area) and after layout. A finished layout gives its "
+              "figures as routed (tt critical path as above, the cells as routed: the resizer's buffers, the clock tree, "
+              "taps and diodes). A stopped one gives them at the last timing it reached, named: LibreLane's mid-flow STA "
+              "(OpenROAD.STAMidPNR, tt), its wires estimated from the placement or the global routes, its cells as they "
+              "stood then. The loss is the same group's 32-bit routed efficiency over this one (the goal, issue 42: at "
+              "most 1.5x from 32 to 256 bits); n/a without a routed 32-bit layout in the group. Designs marked * in the "
+              "first table give their routed area as utilization x core area (docs/flow.md, \"Layout\").", ""]
+        L += md_head("group", "k", "design", "stage", "S^2/(P*A) synthesis", "S^2/(P*A) layout", "layout / synthesis",
+                     "loss vs 32, synthesis", "loss vs 32, layout")
+        for group, k, d, syn, route, ls, lr, stage in loss:
+            L.append(f"| `{group}` | {k} | {d} | {stage} | {syn:.4g} | {route:.4g} | {route / syn:.2f} | {fmt(ls, '.2f', 'x')} | "
                      f"{fmt(lr, '.2f', 'x')} |")
         L.append("")
+        mid = mid_versus_route(rows)
+        if mid:
+            L += ["How far the last timing before detailed routing stands from the routed one, where a finished run has "
+                  "both (its STAMidPNR after global routing and antenna repair, against the post-route tt critical path "
+                  "and cells as routed):", ""]
+            L += md_head("design", "cells (routed)", "cp tt ns after global routing", "cp tt ns routed", "ratio",
+                         "area um2 after global routing", "area um2 routed", "ratio")
+            for d, cells, cp_mid, cp_route, a_mid, a_route in mid:
+                L.append(f"| {d} | {fmt(cells)} | {cp_mid:.3f} | {cp_route:.3f} | {cp_route / cp_mid:.3f} | {a_mid:.0f} | "
+                         f"{a_route:.0f} | {a_route / a_mid:.3f} |")
+            L.append("")
     pics = [r for r in rows if (REPORTS / "pnr" / f"{r['design']}.png").exists()]
     if pics:
         L += ["## Layouts", ""] + [f"![{r['design']}](pnr/{r['design']}.png)" for r in pics] + [""]

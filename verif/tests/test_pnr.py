@@ -337,6 +337,14 @@ def test_a_run_beside_other_work_does_not_replace_a_kept_run_alone(tmp_path, mon
     quiet = {**alone, "runtime_s": 430.0}
     (tmp_path / "m_16" / "pnr" / "metrics.json").write_text(json.dumps(quiet))
     assert pnr_table.result("m_16")["runtime_s"] == 430.0
+    # both shared the cores: the kept one stays where it shared them less (2026-11-30: a test's layout at load 4.96
+    # replaced mul_8's kept run at 3.15), and gives way to a run that shared them less
+    shared = {**alone, "runtime_s": 189.0, "load_1m": {"mean": 3.15, "max": 3.6, "cores": 2}}
+    (tmp_path / "reports" / "pnr" / "m_16.json").write_text(json.dumps(shared))
+    (tmp_path / "m_16" / "pnr" / "metrics.json").write_text(json.dumps({**shared, "runtime_s": 285.0, "load_1m": {"mean": 4.96, "max": 5.9, "cores": 2}}))
+    assert pnr_table.result("m_16")["runtime_s"] == 189.0
+    (tmp_path / "m_16" / "pnr" / "metrics.json").write_text(json.dumps({**shared, "runtime_s": 170.0, "load_1m": {"mean": 2.9, "max": 3.2, "cores": 2}}))
+    assert pnr_table.result("m_16")["runtime_s"] == 170.0
 
 
 def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
@@ -375,7 +383,7 @@ def test_report_never_drops_an_earlier_layout(tmp_path, monkeypatch):
     first = table()
     assert sorted(first) == ["a_32", "old_16"]
     assert (reports / "pnr" / "a_32.json").exists()
-    assert old.splitlines()[1] + ",281.4" == ",".join(first["old_16"].values())  # carried over as it stood
+    assert old.splitlines()[1] + ",281.4,,," == ",".join(first["old_16"].values())  # carried over as it stood (last_sta_* empty)
     md = (reports / "pnr.md").read_text()
     assert "| old_16 * | 0 | n/a |" in md and "| openroad-detailedrouting | 281.4 s, 583 MB |" in md
     assert "Carried over from reports/pnr.csv as it stood: old_16" in (reports / "pnr.md").read_text()
@@ -406,16 +414,67 @@ def test_efficiency_with_width_after_layout(tmp_path, monkeypatch):
         m["post_synthesis"].update(area_um2=syn_a, critical_path_ns__corner={c: syn_cp for c in CORNERS})
         (tmp_path / d / "pnr").mkdir(parents=True)
         (tmp_path / d / "pnr" / "metrics.json").write_text(json.dumps(m))
+    # a stopped layout: its efficiency at the last timing it reached (the attempt's mid_timing), beside the synthesis
+    # it laid out (build/<d>/harden/metrics.json of the attempt's date and cells)
+    (tmp_path / "barrett_128" / "harden").mkdir(parents=True)
+    (tmp_path / "barrett_128" / "harden" / "metrics.json").write_text(json.dumps(
+        {"design__instance__count": 150_000, "design__instance__area": 1_500_000.0, "date": "2026-11-30 17:00 UTC",
+         "critical_path_ns__corner": {c: 18.0 for c in CORNERS}}))
+    (tmp_path / "barrett_128" / "pnr_attempts").mkdir()
+    (tmp_path / "barrett_128" / "pnr_attempts" / "20261130T200000.json").write_text(json.dumps(
+        {"design": "barrett_128", "step": "OpenROAD.DetailedRouting", "runtime_s": 9000.0, "limit_s": 9000.0,
+         "clock_period_ns": 36.0, "synth_cells": 150_000, "synth_date": "2026-11-30 17:00 UTC",
+         "mid_timing": {"after": "global routing and antenna repair", "global_routes": True, "cp_tt_ns": 24.0,
+                        "stdcell_area_um2": 2_000_000.0, "cells": 190_000, "step": "43-openroad-stamidpnr-3"}}))
     rows = [pnr_table.row(d) for d in pnr_table.designs_with_results()]
-    got = {(g, k): (syn, route, ls, lr) for g, k, d, syn, route, ls, lr in pnr_table.width_loss(rows)}
-    assert set(got) == {("barrett_<k>", 32), ("barrett_<k>", 64)}
+    got = {(g, k): (syn, route, ls, lr, stage) for g, k, d, syn, route, ls, lr, stage in pnr_table.width_loss(rows)}
+    assert set(got) == {("barrett_<k>", 32), ("barrett_<k>", 64), ("barrett_<k>", 128)}
     eff = lambda k, p, a: k * k / (p * a)
     syn64, route64 = eff(64, 12.0, 400_000.0), eff(64, 16.0, 620_000.0)
-    assert got[("barrett_<k>", 64)] == pytest.approx((syn64, route64, eff(32, 8.0, 100_000.0) / syn64,
-                                                      eff(32, 10.0, 150_000.0) / route64))
-    assert got[("barrett_<k>", 32)][2:] == (1.0, 1.0)
+    assert got[("barrett_<k>", 64)][:4] == pytest.approx((syn64, route64, eff(32, 8.0, 100_000.0) / syn64,
+                                                          eff(32, 10.0, 150_000.0) / route64))
+    assert got[("barrett_<k>", 64)][4] == "route"
+    assert got[("barrett_<k>", 32)][2:] == (1.0, 1.0, "route")
+    syn128, mid128 = eff(128, 18.0, 1_500_000.0), eff(128, 24.0, 2_000_000.0)
+    assert got[("barrett_<k>", 128)] == pytest.approx((syn128, mid128, eff(32, 8.0, 100_000.0) / syn128,
+                                                       eff(32, 10.0, 150_000.0) / mid128,
+                                                       "after global routing and antenna repair, estimated wires"))
     md = "\n".join(pnr_table.markdown(rows, None))
-    assert "## Efficiency with width, after layout" in md and "| `barrett_<k>` | 64 | barrett_64 |" in md
+    assert "## Efficiency with width, after layout" in md and "| `barrett_<k>` | 64 | barrett_64 | route |" in md
+    assert "| `barrett_<k>` | 128 | barrett_128 | after global routing and antenna repair, estimated wires |" in md
+
+
+def test_mid_timing_is_the_last_finished_sta_before_routing(tmp_path):
+    """pnr.py's figure of a stopped run: LibreLane's last OpenROAD.STAMidPNR with a state_out.json (a started one
+    has none yet), its tt slack read against the clock, named by the OpenROAD step before it; a record's time bounds
+    it (a run folder newer than an attempt is not that attempt's)."""
+    import os
+    import pnr
+    run = tmp_path / "run"
+    def sta(name, ws_tt, area, done=True):
+        (run / name).mkdir(parents=True)
+        if done:
+            (run / name / "state_out.json").write_text(json.dumps({"metrics": {
+                f"timing__setup__ws__corner:nom_{CORNERS[0]}": ws_tt, f"timing__setup__ws__corner:nom_{CORNERS[1]}": -99.0,
+                "design__instance__area__stdcell": area, "design__instance__count__stdcell": 7}}))
+    run.mkdir()
+    assert pnr.mid_timing(run, 10.0) is None
+    for d in ("24-openroad-globalplacementskipio", "28-openroad-globalplacement", "29-odb-writeverilogheader"):
+        (run / d).mkdir(parents=True)
+    sta("31-openroad-stamidpnr", 3.0, 100.0)
+    (run / "35-openroad-cts").mkdir()
+    sta("36-openroad-stamidpnr-1", 2.5, 120.0, done=False)
+    got = pnr.mid_timing(run, 10.0)
+    assert got == {"after": "global placement", "global_routes": False, "cp_tt_ns": 7.0, "stdcell_area_um2": 100.0,
+                   "cells": 7, "step": "31-openroad-stamidpnr"}
+    stamp = (run / "31-openroad-stamidpnr" / "state_out.json").stat().st_mtime
+    sta("43-openroad-stamidpnr-3", 1.0, 130.0)
+    (run / "39-openroad-globalrouting").mkdir()
+    (run / "42-openroad-repairantennas").mkdir()
+    os.utime(run / "43-openroad-stamidpnr-3" / "state_out.json", (stamp + 100, stamp + 100))
+    got = pnr.mid_timing(run, 10.0)
+    assert (got["after"], got["global_routes"], got["cp_tt_ns"]) == ("global routing and antenna repair", True, 9.0)
+    assert pnr.mid_timing(run, 10.0, before=stamp + 50)["step"] == "31-openroad-stamidpnr"
 
 
 def test_a_run_that_shared_the_cores_is_listed_not_fitted():
