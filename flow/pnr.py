@@ -266,6 +266,28 @@ def picture(run: Path, out: Path) -> bool:
     return True
 
 
+def tree_rss_mb(root_pid: int) -> float:
+    """Resident memory of root_pid's descendants (not itself), MB, from /proc: the step LibreLane is running, with its
+    tools. A stopped step's own peak is in no step record (harden.step_stats reads finished steps), so the sampler
+    takes this beside the load."""
+    children = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            pages = int((d / "statm").read_text().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # a process that ended while read
+        children.setdefault(ppid, []).append((int(d.name), pages))
+    total, todo = 0, [root_pid]
+    while todo:
+        for pid, pages in children.get(todo.pop(), []):
+            total += pages
+            todo.append(pid)
+    return total * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+
+
 class LoadSampler:
     """The machine's 1-minute load average, sampled every `every_s` seconds while a layout runs: its time is a
     measurement (reports/pnr.md fits the runtime model to it), and a run that shared the cores with other work
@@ -273,12 +295,13 @@ class LoadSampler:
     LibreLane's steps use up to 2 threads (DRT_THREADS), so a mean well above that means the run shared its cores."""
 
     def __init__(self, every_s: float = 30.0):
-        self.samples, self._stop = [], threading.Event()
+        self.samples, self.rss_mb, self._stop = [], [], threading.Event()
         self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
 
     def _run(self, every_s):
         while not self._stop.is_set():
             self.samples.append(os.getloadavg()[0])
+            self.rss_mb.append(tree_rss_mb(os.getpid()))
             self._stop.wait(every_s)
 
     def start(self):
@@ -290,7 +313,9 @@ class LoadSampler:
 
     def figures(self) -> dict:
         s = self.samples or [os.getloadavg()[0]]
-        return {"mean": round(sum(s) / len(s), 2), "max": round(max(s), 2), "samples": len(s), "cores": os.cpu_count()}
+        return {"mean": round(sum(s) / len(s), 2), "max": round(max(s), 2), "samples": len(s), "cores": os.cpu_count(),
+                # the largest resident memory of the flow's processes at a sample (the step then running included)
+                "rss_max_mb": round(max(self.rss_mb, default=0))}
 
 
 def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dict, load: dict = None):
@@ -304,7 +329,9 @@ def record_attempt(design: str, e, period: float, synth: dict, tools, extra: dic
            "clock_period_ns": period, "synth_cells": synth["design__instance__count"],
            "synth_date": synth.get("date"),
            "settings": {**LAYOUT["librelane"], **(extra or {})},
-           "peak_mem_gb": peak_gb(steps),
+           # the finished steps' peak, or the sampled memory where larger (the stopped step's own, which no
+           # step record has: barrett_256's repair_design held 9.5 GB when its record said 4.0, 2026-11-30)
+           "peak_mem_gb": max(peak_gb(steps), round((load or {}).get("rss_max_mb", 0) / 1024, 2)),
            "steps_finished": steps, "mid_timing": mid_timing(run, period) if run.exists() else None,
            "openroad_commit": openroad_commit(tools.found["openroad"])[:8],
            "load_1m": load, "date": date.strftime("%Y-%m-%d %H:%M UTC")}

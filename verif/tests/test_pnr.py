@@ -611,3 +611,26 @@ def test_layout_picture_draws_the_metals_only(tmp_path):
     out = tmp_path / "m.png"
     assert layout_picture.draw(gds(68, "met1.gds"), out) and out.stat().st_size > 0
     assert not layout_picture.draw(gds(66, "poly.gds"), tmp_path / "p.png") and not (tmp_path / "p.png").exists()
+
+
+def test_the_sampler_sees_a_running_step_s_memory():
+    """A stopped step's memory is in no step record: LoadSampler samples the resident memory of the flow's processes
+    (tree_rss_mb), so a child holding 200 MB shows."""
+    import subprocess
+    import sys
+    import pnr
+    child = subprocess.Popen([sys.executable, "-c", "import sys, time; x = bytearray(200 * 2**20); x[::4096] = b'1' * len(x[::4096]); "
+                              "print(1, flush=True); time.sleep(30)"], stdout=subprocess.PIPE)
+    try:
+        child.stdout.readline()
+        got = pnr.tree_rss_mb(os.getpid())
+        assert got >= 200, got
+        sampler = pnr.LoadSampler(every_s=0.05).start()
+        import time
+        time.sleep(0.3)
+        sampler.stop()
+        assert sampler.figures()["rss_max_mb"] >= 200
+    finally:
+        child.kill()
+        child.wait()
+    assert pnr.tree_rss_mb(os.getpid()) < 200
