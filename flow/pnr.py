@@ -205,21 +205,19 @@ def mid_timing(run: Path, period_ns: float, before: float = None):
     "global_routes": whether its wires are the global routes, "cp_tt_ns": the period minus its worst setup slack,
     "stdcell_area_um2", "cells" (standard cells then: buffers, clock tree and taps included), "step": its folder},
     or None where the run has none."""
-    found = None
-    for st in sorted(run.glob("*-openroad-stamidpnr*"), key=lambda x: int(x.name.split("-")[0])):
-        out = st / "state_out.json"
-        if out.exists() and (before is None or out.stat().st_mtime <= before):
-            found = st
-    if found is None:
+    steps = sorted((int(x.name.split("-", 1)[0]), x.name.split("-", 1)[1], x) for x in run.iterdir()
+                   if x.is_dir() and x.name.split("-", 1)[0].isdigit() and "-" in x.name)  # (number, step, folder)
+    done = [(n, x) for n, name, x in steps if name.startswith("openroad-stamidpnr") and (x / "state_out.json").exists()
+            and (before is None or (x / "state_out.json").stat().st_mtime <= before)]
+    if not done:
         return None
+    n, found = done[-1]
     m = json.loads((found / "state_out.json").read_text())["metrics"]
     ws = m.get(f"timing__setup__ws__corner:nom_{CORNERS[0]}")
     if ws is None:
         return None
-    n = int(found.name.split("-")[0])
-    prior = [x.name.split("-", 1)[1] for x in run.iterdir() if x.is_dir() and x.name.split("-")[0].isdigit()
-             and int(x.name.split("-")[0]) < n and x.name.split("-", 1)[1] in MID_STA_AFTER]
-    after = max(prior, key=lambda s: list(MID_STA_AFTER).index(s)) if prior else None
+    prior = [name for k, name, _ in steps if k < n and name in MID_STA_AFTER]
+    after = max(prior, key=list(MID_STA_AFTER).index) if prior else None
     return {"after": MID_STA_AFTER.get(after, "the floorplan"), "global_routes": after in ("openroad-globalrouting", "openroad-repairantennas"),
             "cp_tt_ns": round(period_ns - float(ws), 4), "stdcell_area_um2": m.get("design__instance__area__stdcell"),
             "cells": m.get("design__instance__count__stdcell"), "step": found.name}

@@ -206,23 +206,19 @@ def drc_total(signoff: dict):
 
 
 def attempt_synthesis(d: str, a: dict) -> dict:
-    """The synth_* columns of a stopped run: the synthesis it laid out (build/<d>/harden/metrics.json of the
-    attempt's synth_date and cell count), else reports/asic_table.csv's row of that cell count; {} without either."""
-    import csv
+    """The synth_* columns of a stopped run: the synthesis it laid out, build/<d>/harden/metrics.json of the attempt's
+    synth_date and cell count, else the one kept in reports/synth/<d>.json (synth_kept) of that cell count; {}
+    without either."""
+    from reports import synth_kept
     from reports.common import harden_result
-    h = harden_result(d)
-    if h and h.get("date") == a.get("synth_date") and h.get("design__instance__count") == a.get("synth_cells"):
-        cp = h["critical_path_ns__corner"]
-        return {"synth_area_um2": h["design__instance__area"],
-                **{f"synth_cp_{col}_ns": cp.get(corner) for corner, col in CORNER_COLUMN.items()}}
-    table = REPORTS / "asic_table.csv"
-    if table.exists():
-        with table.open() as f:
-            for t in csv.DictReader(f):
-                if t["design"] == d and t.get("cells") and int(t["cells"]) == a.get("synth_cells"):
-                    return {"synth_area_um2": float(t["area_um2"]), "synth_cp_tt_ns": float(t["critical_path_ns"]),
-                            "synth_cp_ss_ns": float(t["critical_path_ss_ns"]), "synth_cp_ff_ns": float(t["critical_path_ff_ns"])}
-    return {}
+    h, rec = harden_result(d) or {}, synth_kept.kept(d) or {}
+    if (h.get("date"), h.get("design__instance__count")) != (a.get("synth_date"), a.get("synth_cells")):
+        h = rec.get("metrics") or {}
+        if h.get("design__instance__count") != a.get("synth_cells"):
+            return {}
+    cp = h["critical_path_ns__corner"]
+    return {"synth_area_um2": h["design__instance__area"],
+            **{f"synth_cp_{col}_ns": cp.get(corner) for corner, col in CORNER_COLUMN.items()}}
 
 
 def row(d: str) -> dict:
@@ -356,7 +352,8 @@ def width_loss(rows) -> list:
                                            efficiency(k, pr[0], pr[1]), pr[2])
     out = []
     for group, by_k in sorted(groups.items()):
-        base = by_k.get(32) if (by_k.get(32) or (None,) * 4)[3] == "route" else None
+        base = by_k.get(32)
+        base = base if base and base[3] == "route" else None
         for k, (d, syn, route, stage) in sorted(by_k.items()):
             out.append((group, k, d, syn, route, base[1] / syn if base else None, base[2] / route if base else None, stage))
     return out
@@ -368,9 +365,9 @@ def mid_versus_route(rows) -> list:
     last figure stands from its routed one."""
     out = []
     for r in rows:
-        pr = post_route(r["design"]) if not r.get("status", "").startswith("stopped") else None
-        if pr and r.get("last_sta_cp_tt_ns") and r.get("last_sta_area_um2"):
-            out.append((r["design"], r.get("cells"), r["last_sta_cp_tt_ns"], pr[0], r["last_sta_area_um2"], pr[1]))
+        fig = layout_figures(r)
+        if fig and fig[2] == "route" and r.get("last_sta_cp_tt_ns") and r.get("last_sta_area_um2"):
+            out.append((r["design"], r.get("cells"), r["last_sta_cp_tt_ns"], fig[0], r["last_sta_area_um2"], fig[1]))
     return out
 
 
