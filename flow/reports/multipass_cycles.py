@@ -16,13 +16,14 @@ and stream cycles; a batch: the manifest's promise, the first product's latency 
 one), their ratio, the model's cycles plus the pass boundaries' fill (rows: the engine's latency;
 the column passes: 2 n1 be / R + the NTT's latency, from the manifest; the engine: the three) and that ratio.
 """
+import csv
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from layout import BUILD
-from reports.common import PARTIAL, csv_text, generated_by, md_head, utc_now, write_md, write_text
+from reports.common import PARTIAL, REPORTS, csv_text, generated_by, md_head, utc_now, write_md, write_text
 
 NAME = "multipass_cycles"
 UNITS = ("batch", "engine", "columns", "rows", "mover")   # build/multipass_<unit>_tests/, <unit>_cycles_<test>.json
@@ -118,6 +119,30 @@ def utc_of(f: Path) -> str:
     return datetime.datetime.fromtimestamp(f.stat().st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
+INTS = ("runs", "cycles_min", "cycles_max", "model_cycles", "fill_cycles")
+FLOATS = ("pause", "ratio_min", "ratio_max", "ratio_with_fill_min", "ratio_with_fill_max")
+
+
+def carried_over(rows: list) -> list:
+    """The committed report's rows of (unit, design, test)s this machine has no records for, marked `carried`, so a
+    machine that ran some benches again (the large sets, say) adds their rows without dropping the others'."""
+    f = REPORTS / f"{NAME}.csv"
+    if not f.exists():
+        return []
+    have = {(r["unit"], r["design"], r["test"]) for r in rows}
+    out = []
+    for r in csv.DictReader(f.open(newline="")):
+        if (r["unit"], r["design"], r["test"]) in have:
+            continue
+        for k in INTS:
+            r[k] = int(r[k]) if r[k] != "" else ""
+        for k in FLOATS:
+            r[k] = float(r[k]) if r[k] != "" else ""
+        r["carried"] = True
+        out.append(r)
+    return out
+
+
 def main():
     partial = PARTIAL
     rows, absent = [], []
@@ -128,8 +153,12 @@ def main():
         if not got:
             absent.append(unit)
         rows += got
-        if unit == "engine" and (BUILD / LARGE).is_dir():
+        if unit in ("engine", "batch") and (BUILD / LARGE).is_dir():
             rows += [r for d in sorted((BUILD / LARGE).glob("*")) if (d / "rtl").is_dir() for r in rows_of(unit, d)]
+    carried = carried_over(rows)
+    absent = [u for u in absent if not any(r["unit"] == u for r in carried)]
+    rows += carried
+    rows.sort(key=lambda r: (UNITS.index(r["unit"]), r["design"], r["test"]))
     if partial and absent:
         print(f"{NAME}: no records for {', '.join(absent)}; written without them (--partial)")
     elif absent:
@@ -148,11 +177,15 @@ def main():
     for r in rows:
         fill = r["fill_cycles"]
         lines.append(
-            f"| {r['unit']} | `{r['design']}` | {r['test']} | {r['runs']} | {r['pause']:.0%} | "
+            f"| {r['unit']} | `{r['design']}`{' *' if r.get('carried') else ''} | {r['test']} | {r['runs']} | {r['pause']:.0%} | "
             f"{span([r['cycles_min'], r['cycles_max']])} | {r['model_cycles']:,} | "
             f"{span([r['ratio_min'], r['ratio_max']], '.3f')} | {'' if fill == '' else format(fill, ',')} | "
             f"{'' if fill == '' else span([r['ratio_with_fill_min'], r['ratio_with_fill_max']], '.3f')} | {r['per_pass']} | "
             f"{r['simulator']} |")
+    if carried:
+        lines += ["", f"\\* Carried over from reports/{NAME}.csv as it stood ({len(carried)} rows): their records are not in "
+                  "this machine's build/ (a bench's records live beside its simulation, which is not committed). Each "
+                  "keeps the date it was recorded."]
     if absent:
         lines += ["", f"No records for: {', '.join(absent)} (run `make test-long`)."]
     tools = tool_versions()
@@ -162,7 +195,7 @@ def main():
               f"under Verilator, in build/{LARGE}/), recorded "
               f"{min(dates)} to {max(dates)}. Tools: {', '.join(f'{k} {v}' for k, v in tools.items())}. Written {utc_now()}."]
     write_md(f"{NAME}.md", lines)
-    write_text(f"{NAME}.csv", csv_text(rows), newline="")
+    write_text(f"{NAME}.csv", csv_text([{k: v for k, v in r.items() if k != "carried"} for r in rows]), newline="")
     print(f"{NAME}: {len(rows)} rows -> reports/{NAME}.md, .csv")
 
 

@@ -27,9 +27,10 @@ BUILD_ARGS = ("--no-timing", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-STMT
 # the wheel's headers need, and the threads library.
 MAKE_VARS = ("CFG_CXXFLAGS_PCH_I=-include", "CFG_CXXFLAGS_STD=-std=c++20", "CFG_LDLIBS_THREADS=-pthread")
 # MODFORGE_VERILATOR_RESET: Verilator's initial values, 2 (random, the default) or 0 (zeros). With random values a
-# design's registered reset tree (the multi-pass engines' `resets_second_*`) is itself random at the first edges, and
-# a simulation-only check behind it can fire before the reset has reached it (docs/polymul_multipass.md, "Large sets
-# under Verilator"); 0 runs such a design's bench while that is open.
+# design's registered reset tree (the multi-pass engines' `resets_second_*`) would itself be random at the first
+# edges, and a simulation-only check behind it could fire before the reset had reached it (docs/polymul_multipass.md,
+# "Large sets under Verilator"): the multi-pass benches start those copies in reset (power_on.py), everything else
+# stays random.
 PLUSARGS = (f"+verilator+rand+reset+{os.environ.get('MODFORGE_VERILATOR_RESET', '2')}",)
 
 

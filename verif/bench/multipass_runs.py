@@ -1,9 +1,13 @@
 """What the multi-pass pytest entries share (verif/tests/test_multipass_{mover,rows,columns,engine}.py): they run in
 `make test-long` only, generate their designs in one generator call, run a design's cocotb bench on its RTL and
 read the cycle records the bench leaves, and ask a unit's generator for a refusal."""
+import filecmp
 import json
 import os
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -20,8 +24,27 @@ def generate(out, designs, primes=()):
     limb primes the designs are given (`--primes q0,q1,...`, make's PRIMES=; a multi-limb engine's `_q<hash>` names),
     so a design of given primes takes a call of its own."""
     given = ["--primes", ",".join(str(q) for q in primes)] if primes else []
-    subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", str(out), *given, *designs], cwd=ROOT,
-                   check=True, stdout=subprocess.DEVNULL)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".generate_") as tmp:
+        subprocess.run(["./mill", "-i", "hw.runMain", "modforge.Generate", "--out", tmp, *given, *designs], cwd=ROOT,
+                       check=True, stdout=subprocess.DEVNULL)
+        keep_unchanged(Path(tmp), out)
+
+
+def keep_unchanged(new: Path, out: Path):
+    """Moves the generator's files from `new` into `out`, leaving a file whose bytes are unchanged as it was. Why: a
+    Verilator model is rebuilt when its Verilog is newer than it, and the large engines' models take 10 to 95 minutes
+    to compile (docs/polymul_multipass.md, "Large sets under Verilator"); a test that generates its design again then
+    reuses the model of an earlier test or run."""
+    for f in sorted(new.rglob("*")):
+        if f.is_dir():
+            continue
+        dest = out / f.relative_to(new)
+        if dest.is_file() and dest.stat().st_size == f.stat().st_size and filecmp.cmp(f, dest, shallow=False):
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(f), str(dest))
 
 
 def run(out, design: str, bench: str, unit: str, tests, extra_env=None, testcase=None, sim=None):
