@@ -41,7 +41,7 @@ def keep_unchanged(new: Path, out: Path):
         if f.is_dir():
             continue
         dest = out / f.relative_to(new)
-        if dest.is_file() and dest.stat().st_size == f.stat().st_size and filecmp.cmp(f, dest, shallow=False):
+        if dest.is_file() and filecmp.cmp(f, dest, shallow=False):   # sizes first, then bytes
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(f), str(dest))
