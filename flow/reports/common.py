@@ -370,6 +370,15 @@ def csv_text(rows: list, fieldnames=None, **kw) -> str:
     return f.getvalue()
 
 
+def read_csv(path: Path) -> list:
+    """The rows of a CSV report as it stands (strings, as csv.DictReader gives them); [] where the file is absent.
+    What a report carries over from the committed one: runs this machine has no records of."""
+    if not path.exists():
+        return []
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def write_csv(name: str, rows: list, fieldnames=None, **kw):
     write_text(name, csv_text(rows, fieldnames, **kw), newline="")
 

@@ -16,14 +16,13 @@ and stream cycles; a batch: the manifest's promise, the first product's latency 
 one), their ratio, the model's cycles plus the pass boundaries' fill (rows: the engine's latency;
 the column passes: 2 n1 be / R + the NTT's latency, from the manifest; the engine: the three) and that ratio.
 """
-import csv
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from layout import BUILD
-from reports.common import PARTIAL, REPORTS, csv_text, generated_by, md_head, utc_now, write_md, write_text
+from reports.common import PARTIAL, REPORTS, csv_text, generated_by, md_head, read_csv, utc_now, write_md, write_text
 
 NAME = "multipass_cycles"
 UNITS = ("batch", "engine", "columns", "rows", "mover")   # build/multipass_<unit>_tests/, <unit>_cycles_<test>.json
@@ -126,12 +125,9 @@ FLOATS = ("pause", "ratio_min", "ratio_max", "ratio_with_fill_min", "ratio_with_
 def carried_over(rows: list) -> list:
     """The committed report's rows of (unit, design, test)s this machine has no records for, marked `carried`, so a
     machine that ran some benches again (the large sets, say) adds their rows without dropping the others'."""
-    f = REPORTS / f"{NAME}.csv"
-    if not f.exists():
-        return []
     have = {(r["unit"], r["design"], r["test"]) for r in rows}
     out = []
-    for r in csv.DictReader(f.open(newline="")):
+    for r in read_csv(REPORTS / f"{NAME}.csv"):
         if (r["unit"], r["design"], r["test"]) in have:
             continue
         for k in INTS:

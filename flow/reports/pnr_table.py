@@ -30,7 +30,7 @@ from pathlib import Path
 import layout
 from pdk import CORNERS
 from reports import pnr_runtime
-from reports.common import REPORTS, fmt, md_head, stamp, write_csv, write_md
+from reports.common import REPORTS, fmt, md_head, read_csv, stamp, write_csv, write_md
 
 PNR_COLUMNS = ["design", "status", "cells", "die_area_um2", "core_area_um2", "utilization", "clock_period_ns",
                "cp_tt_ns", "cp_ss_ns", "cp_ff_ns", "cp_r2r_tt_ns", "cp_r2r_ss_ns", "cp_r2r_ff_ns", "wns_ns", "drc_violations", "lvs_errors", "antenna_violations",
@@ -64,25 +64,22 @@ def result(d: str):
 def committed_rows() -> dict:
     """{design: row} of reports/pnr.csv as it stands, typed as row() types them, each marked `_kept`: the
     layouts whose metrics are neither in build/ nor kept in reports/pnr/ (finished before they were kept)."""
-    import csv
-    f = REPORTS / "pnr.csv"
-    if not f.exists():
-        return {}
     rows = {}
-    with f.open() as fh:
-        for r in csv.DictReader(fh):
-            t = {}
-            for k, v in r.items():
-                if k in ("design", "status", "openroad_commit", "last_sta_after"):
-                    t[k] = v
-                elif k == "macros_as_abstracts":
-                    t[k] = v == "True"
-                elif v in ("", None):
-                    t[k] = None
-                else:
-                    t[k] = float(v) if any(ch in v for ch in ".eE") else int(v)
-            t["_kept"] = True
-            rows[r["design"]] = t
+    for r in read_csv(REPORTS / "pnr.csv"):
+        t = {}
+        for k, v in r.items():
+            if k in ("design", "status", "openroad_commit", "last_sta_after"):
+                t[k] = v
+            elif k == "macros_as_abstracts":
+                t[k] = v == "True"
+            elif v in ("", None):
+                t[k] = None
+            else:
+                t[k] = float(v) if any(ch in v for ch in ".eE") else int(v)
+        t["_kept"] = True
+        rows[r["design"]] = t
+    if not rows:
+        return {}
     # Their signoff checks one by one and their longest steps, from the report the same runs wrote (reports/pnr.md
     # as it stands), so that a rerun here neither drops them nor needs their metrics.
     signoff, steps = report_table("Signoff checks, one by one"), report_table("Where the time goes")
@@ -390,13 +387,8 @@ def predictions(model, rows) -> list:
     finished layout yet (a stopped one is listed, beside the step it stopped in)."""
     if not model:
         return []
-    import csv
     have = {r["design"] for r in rows if "_m" in r or r.get("_kept") and not r["status"].startswith("stopped")}
-    cells = {}
-    table = REPORTS / "asic_table.csv"
-    if table.exists():
-        with table.open() as f:
-            cells.update({r["design"]: int(r["cells"]) for r in csv.DictReader(f) if r.get("cells")})
+    cells = {r["design"]: int(r["cells"]) for r in read_csv(REPORTS / "asic_table.csv") if r.get("cells")}
     for f in sorted(layout.BUILD.glob("*/harden/metrics.json")):
         d = f.parent.parent.name
         try:  # the manifest says what a design is: an engine (family polymul) or a tile with macros

@@ -16,7 +16,6 @@ Candidates at a set:
 The best: the candidates within 25 mm2 first, then the higher ratio to the strongest tfhe-ntt figure,
 then the smaller area. A set with none has its baselines only.
 """
-import csv
 
 from reports import common, pnr_table
 from reports import polymul_inputs as pi
@@ -77,12 +76,7 @@ def multipass_candidate(r: dict, s: dict) -> dict:
 
 def previous_rows(path=None) -> dict:
     """(n, logq) -> the single-pass row of the committed reports/polymul_best.csv (empty if none)."""
-    p = path or common.REPORTS / "polymul_best.csv"
-    if not p.exists():
-        return {}
-    with open(p, newline="") as f:
-        rows = list(csv.DictReader(f))
-    return {(int(r["n"]), int(r["logq"])): r for r in rows
+    return {(int(r["n"]), int(r["logq"])): r for r in common.read_csv(path or common.REPORTS / "polymul_best.csv")
             if r.get("design") and r.get("engine", "single-pass") in ("", "single-pass")}
 
 

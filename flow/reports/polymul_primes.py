@@ -31,7 +31,6 @@ The reduction designs' parameters (omega, the tile, the h values) come from the 
 It runs no synthesis; it takes about half a minute on one core.
 """
 import argparse
-import csv
 import platform
 import sys
 import time
@@ -215,11 +214,8 @@ def engine_sets() -> list:
 
 def best_designs(path=None) -> dict:
     """{(n, logq): design} of reports/polymul_best.csv (empty where the file or a design is missing)."""
-    p = path or common.REPORTS / "polymul_best.csv"
-    if not p.exists():
-        return {}
-    with open(p, newline="") as f:
-        return {(int(r["n"]), int(r["logq"])): r["design"] for r in csv.DictReader(f) if r.get("design")}
+    return {(int(r["n"]), int(r["logq"])): r["design"] for r in common.read_csv(path or common.REPORTS / "polymul_best.csv")
+            if r.get("design")}
 
 
 def engine_widths(sets: list, best: dict) -> dict:
