@@ -31,6 +31,7 @@ The reduction designs' parameters (omega, the tile, the h values) come from the 
 It runs no synthesis; it takes about half a minute on one core.
 """
 import argparse
+import math
 import platform
 import sys
 import time
@@ -232,9 +233,16 @@ def engine_widths(sets: list, best: dict) -> dict:
             if not e or "error" in e:
                 continue
             p = e["params"]
+            primes, how = [int(x) for x in p.get("primes", [])], ""
+            if "limbs" not in p:  # a multi-pass engine whose primes are loaded at run time: the chain its bench loads
+                from polymul.multipass_loaded import loaded_primes
+                primes, how = list(loaded_primes(s[0], s[1], p["limb_bits"])), " (primes loaded at run time)"
+            elif math.prod(primes) < 1 << s[1]:  # copies of a multi-pass engine of fewer limbs: the set's chain
+                from polymul.multipass import stream_primes
+                primes, how = list(stream_primes(s[0], s[1], p["limb_bits"])), f" (copies of {p['limbs']} limbs)"
             if all(r[0] != p["limb_bits"] for r in rows):
-                rows.append((p["limb_bits"], p["limbs"], source if source == "default" else f"best: {name}",
-                             [int(x) for x in p.get("primes", [])]))
+                rows.append((p["limb_bits"], len(primes), source if source == "default" else f"best: {name}{how}",
+                             primes))
         out[s] = rows
     return out
 
@@ -338,6 +346,12 @@ def set_cell(r: dict) -> str:
     return f"{verdict}: {cell(r)} ({ln}{extra})"
 
 
+def widths_told(primes: list) -> str:
+    """"33 of 25 bits, 4 of 24 bits": how many primes of each width, widest first."""
+    bits = [q.bit_length() for q in primes]
+    return ", ".join(f"{bits.count(b)} of {b} bits" for b in sorted(set(bits), reverse=True))
+
+
 def findings(rows: list, params: dict) -> list:
     """Sentences computed from the set rows."""
     out = []
@@ -349,8 +363,11 @@ def findings(rows: list, params: dict) -> list:
               for r in rs if r["serves"] is False]
         na = [title(r["class"], params, 3) for r in rs if r["primes"] is None]
         L = rs[0]["limbs"]
-        out.append(f"({n}, {logq}) at w = {w} ({rs[0]['source']}), L = {L}: "
-                   + (f"served by {', '.join(yes)} besides any" if yes else "served by no class but any")
+        by_any = any(r["serves"] for r in rs if r["class"] == "any")
+        served = (f"served by {', '.join(yes)} besides any" if yes and by_any else
+                  f"served by {', '.join(yes)}" if yes else "served by no class but any" if by_any else
+                  f"served by no class with {L} primes of exactly {w} bits (the chain takes narrower ones too)")
+        out.append(f"({n}, {logq}) at w = {w} ({rs[0]['source']}), L = {L}: " + served
                    + (f"; not by {', '.join(no)}" if no else "; every class with a design at w serves it")
                    + (f"; no design at w: {', '.join(na)}" if na else "") + ".")
     return out
@@ -452,12 +469,19 @@ def markdown(data: dict, seconds: float, command: str) -> list:
         L.append(f"| {key[0]} | {key[1]} | {key[2]} ({r0['source']}) | {r0['limbs']} | "
                  + " | ".join(set_cell(rs[c]) for c in CLASSES) + " |")
     L.append("")
-    checked = [r for r in rows if r["class"] == "any" and r["generator_primes"]]
+    chains = [r for r in rows if r["class"] == "any" and r["generator_primes"]]
+    # A run-time-primes engine's chain may take narrower primes than w (loaded_primes): not the class's L largest
+    # w-bit primes by design, so it is named rather than compared.
+    mixed = [r for r in chains if min(q.bit_length() for q in r["generator_primes"]) < r["w"]]
+    checked = [r for r in chains if r not in mixed]
     same = [r for r in checked if r["class_primes"] == r["generator_primes"]]
     L += [f"Check: at {len(same)} of {len(checked)} (set, width) rows the `any` class's L largest primes, computed here, "
-          "are the primes the generator chose (the registry's `primes`)."
+          "are the primes the generator chose (the registry's `primes`; for copies of an engine of fewer limbs, and "
+          "for an engine whose primes are loaded at run time, the set's chain its bench loads)."
           + ("" if len(same) == len(checked) else " **Mismatch** at: " + ", ".join(
-              f"({r['n']}, {r['logq']}, w = {r['w']})" for r in checked if r not in same) + "."), ""]
+              f"({r['n']}, {r['logq']}, w = {r['w']})" for r in checked if r not in same) + ".")
+          + ("" if not mixed else " Not compared, their chains taking narrower primes too: " + ", ".join(
+              f"({r['n']}, {r['logq']}, w = {r['w']}: {widths_told(r['generator_primes'])})" for r in mixed) + "."), ""]
     L += ["Per row:", "", *[f"* {s}" for s in findings(rows, params)], ""]
 
     # the grid

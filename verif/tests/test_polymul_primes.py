@@ -242,6 +242,37 @@ def test_any_is_the_generators_choice():
     assert proth.largest_ntt_primes(20, 1024, 1) == sorted(ntt_brute(20, 1024))[-1:]
 
 
+def _chain_ok(chain, n, logq, widest, exact):
+    """The chain as a set's limbs must be, checked from the definition: distinct primes (the oracle) q = 1 mod 2n of
+    at most `widest` bits (exactly, where `exact`), their product at least 2^logq, and none to spare."""
+    assert len(set(chain)) == len(chain) and all(is_prime(q) and q % (2 * n) == 1 for q in chain)
+    assert all(q.bit_length() == widest if exact else q.bit_length() <= widest for q in chain)
+    prod = 1
+    for q in chain:
+        prod *= q
+    assert prod >= 1 << logq and prod // min(chain) < 1 << logq
+
+
+def test_engine_widths_multipass(monkeypatch):
+    """reports/polymul_best.csv's multi-pass designs (registry answers as the generator gives them): copies of a
+    2-limb engine at (8192, 123) take the set's 4-limb chain of 31-bit primes; an engine whose primes are loaded at
+    run time (no `limbs` in its parameters) takes its bench's chain, with narrower primes where the w-bit ones are
+    too few: at (32768, 886) 25 bits has 33 primes 1 mod 65536, too few. (The report had stopped on that KeyError.)"""
+    copies, loaded = "mpoly_8192_x32_k2_b256_l1_s32_p1_w31_t1_r2", "mpoly_32768_x64_b256_l1_s32_p1_w25_t1_d1"
+    answers = {copies: {"params": {"limb_bits": 31, "limbs": 2, "primes": ["2147352577", "2147205121"]}},
+               loaded: {"params": {"limb_bits": 25, "prime_class": "loaded at run time"}}}
+    monkeypatch.setattr(pp.registry, "describe_many", lambda names: {k: answers[k] for k in names if k in answers})
+    got = pp.engine_widths([(8192, 123), (32768, 886)], {(8192, 123): copies, (32768, 886): loaded})
+    ((w, limbs, source, chain),) = got[(8192, 123)]
+    assert (w, limbs, len(chain)) == (31, 4, 4) and "copies of 2 limbs" in source and chain[:2] == [2147352577, 2147205121]
+    _chain_ok(chain, 8192, 123, 31, exact=True)
+    ((w, limbs, source, chain),) = got[(32768, 886)]
+    assert w == 25 and limbs == len(chain) and "loaded at run time" in source
+    _chain_ok(chain, 32768, 886, 25, exact=False)
+    every25 = [q for q in range((1 << 24) + 1, 1 << 25, 65536) if is_prime(q)]  # all 25-bit q = 1 mod 65536
+    assert len(every25) == 33 and set(every25) <= set(chain) and limbs == 37
+
+
 # ---- the files ----
 
 def test_report_files(tmp_path, monkeypatch, counter):
