@@ -12,6 +12,7 @@ Edge cases: w = 16, n so large that no prime (or no candidate) exists, a class w
 w (WLM's omega > w - 2), the cap between exact counts and estimates. No generator call: the
 report's registry inputs (the designs' parameters, the engine's widths) are given here.
 """
+import math
 from functools import lru_cache
 
 import pytest
@@ -247,9 +248,7 @@ def _chain_ok(chain, n, logq, widest, exact):
     at most `widest` bits (exactly, where `exact`), their product at least 2^logq, and none to spare."""
     assert len(set(chain)) == len(chain) and all(is_prime(q) and q % (2 * n) == 1 for q in chain)
     assert all(q.bit_length() == widest if exact else q.bit_length() <= widest for q in chain)
-    prod = 1
-    for q in chain:
-        prod *= q
+    prod = math.prod(chain)
     assert prod >= 1 << logq and prod // min(chain) < 1 << logq
 
 
