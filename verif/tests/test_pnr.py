@@ -282,6 +282,32 @@ def _layout_metrics() -> dict:
                                   **{f"timing__setup_r2r__ws__corner:nom_{c}": 13.3 - (4.0 + i) for i, c in enumerate(CORNERS)}}}
 
 
+def test_scale_takes_the_largest_engine_laid_out_and_the_winners_cells(tmp_path, monkeypatch):
+    """Issue 42, item 7: the largest finished engine layout (a stopped one is not laid out); the (1024, 19) winner's
+    cells from its synthesis record where at hand, else its standard cells' area (macros out) at that engine's area
+    per cell, named an estimate; the model's flow time for them."""
+    import layout
+    from reports import pnr_table
+    monkeypatch.setattr(layout, "BUILD", tmp_path / "build")
+    monkeypatch.setattr(pnr_table, "REPORTS", tmp_path)
+    (tmp_path / "polymul_best.csv").write_text(
+        "n,logq,design,area_mm2,macro_mm2\n1024,19,polymul_w,3.0,1.0\n2048,33,polymul_x,9.0,0.0\n")
+    rows = [{"design": "polymul_a", "status": "signoff clean", "synth_cells": "1000", "synth_area_um2": "10000"},
+            {"design": "mpoly_b", "status": "stopped in OpenROAD.DetailedRouting", "synth_cells": "90000"},
+            {"design": "gshoup_256", "status": "signoff clean", "synth_cells": "500000", "synth_area_um2": "1"},
+            {"design": "polymul_c", "status": "signoff clean", "synth_cells": "2000", "synth_area_um2": "40000"}]
+    model = {"flow": lambda c: 2 * c, "routing": {"t0": 0.0, "a": 1.0, "b": 1.0}}
+    sc = pnr_table.scale(rows, model)
+    assert sc["largest"]["design"] == "polymul_c" and sc["winner"] == "polymul_w"
+    assert sc["winner_cells"] == 2e6 / 20 and sc["winner_cells_from"].startswith("estimated: 2.00 mm")
+    assert sc["winner_flow_s"] == 2e5
+    (tmp_path / "synth").mkdir()
+    (tmp_path / "synth" / "polymul_w.json").write_text(json.dumps({"metrics": {"design__instance__count": 1234}}))
+    sc = pnr_table.scale(rows, model)
+    assert sc["winner_cells"] == 1234 and sc["winner_cells_from"] == "reports/synth/polymul_w.json"
+    assert pnr_table.scale(rows[1:3], model) is None and pnr_table.scale(rows, None) is None
+
+
 def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     import layout
     from reports import pnr_table
