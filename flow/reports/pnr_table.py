@@ -22,6 +22,7 @@ drops an earlier layout. Never runs the flow itself (make harden DESIGN=<d>, or 
 """
 import argparse
 import json
+import re
 import math
 import shutil
 import sys
@@ -70,8 +71,8 @@ def committed_rows() -> dict:
         for k, v in r.items():
             if k in ("design", "status", "openroad_commit", "last_sta_after"):
                 t[k] = v
-            elif k == "macros_as_abstracts":
-                t[k] = v == "True"
+            elif k == "macros_as_abstracts":  # empty for a stopped layout: not known
+                t[k] = None if v in ("", None) else v == "True"
             elif v in ("", None):
                 t[k] = None
             else:
@@ -89,7 +90,40 @@ def committed_rows() -> dict:
                        for step, v in cells.items() if " s, " in v}
         if t.get("detailed_routing_s") is None:  # written before the csv had the column
             t["detailed_routing_s"] = (t["_steps"].get(ROUTING_STEP) or {}).get("wall_s")
+        a = carried_attempt(t.get("status") or "", d)
+        if a:
+            t["_attempt"] = a
     return rows
+
+
+STOPPED = re.compile(r"stopped in (\S+) after (\d+) s \(limit (\d+) s\)")
+LOAD = re.compile(r"load ([\d.]+) mean, ([\d.]+) max")
+
+
+def carried_attempt(status: str, d: str):
+    """A stopped layout whose attempt record is not at hand (build/ of another machine), rebuilt from what the report
+    kept of it: the step and the limit from its status in reports/pnr.csv, the machine's load while it ran from its
+    row in reports/pnr.md as it stands; so the runtime model's check of where it stopped (stop_agreement) survives a
+    regeneration without that build/. Whether the step comes after detailed routing follows from the Classic flow's
+    step order (the record's finished steps are not kept). None for a row that is not a stopped layout."""
+    got = STOPPED.search(status)
+    if not got:
+        return None
+    a = {"step": got.group(1), "runtime_s": float(got.group(2)), "limit_s": float(got.group(3)), "_carried": True,
+         "steps_finished": [ROUTING_STEP] if after_routing(got.group(1)) else []}
+    f = REPORTS / "pnr.md"
+    for line in (f.read_text().splitlines() if f.exists() else []):
+        load = LOAD.search(line) if line.startswith(f"| {d} |") else None
+        if load:
+            a["load_1m"] = {"mean": float(load.group(1)), "max": float(load.group(2))}
+    return a
+
+
+def after_routing(step: str) -> bool:
+    """Whether a LibreLane step comes after OpenROAD.DetailedRouting in the Classic flow."""
+    from librelane.flows.classic import Classic
+    ids = [s.id for s in Classic.Steps]
+    return step in ids and ids.index(step) > ids.index("OpenROAD.DetailedRouting")
 
 
 def _num(v: str):
@@ -155,7 +189,21 @@ def clean_status(m: dict) -> str:
     if hold is not None and hold < 0:
         bad = [c for c, v in m["corners"].items() if (v.get("hold_ws_ns") or 0) < 0]
         s += f"; hold violated by {-hold:.3f} ns at {', '.join(bad)}"
+        r2r = hold_r2r_ws_ns(m)
+        if r2r is not None:
+            # A path that starts or ends at a port is timed against LibreLane's SDC I/O delay (20% of the period)
+            # from an ideal external clock, beside a clock tree with its own insertion delay: say which kind fails.
+            s += (f" (register to register too: {r2r:.3f} ns)" if r2r < 0 else
+                  f" on paths from or to ports only; register to register at least {r2r:+.3f} ns at every corner")
     return s
+
+
+def hold_r2r_ws_ns(m: dict):
+    """The worst register-to-register hold slack over every corner, from LibreLane's own metrics
+    (timing__hold_r2r__ws__corner:<rc>_<corner>) kept in metrics.json; None where they are not kept."""
+    got = [float(v) for k, v in (m.get("librelane_metrics") or {}).items()
+           if k.startswith("timing__hold_r2r__ws__corner:") and v is not None]
+    return min(got) if got else None
 
 
 def layout_status(d: str) -> str:

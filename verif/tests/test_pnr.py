@@ -340,6 +340,15 @@ def test_report_rows_of_a_layout_and_of_a_stopped_one(tmp_path, monkeypatch):
     m["hold_wns_ns"], m["corners"][CORNERS[1]]["hold_ws_ns"] = -0.689, -0.689
     (done / "metrics.json").write_text(json.dumps(m))
     assert pnr_table.layout_status("a_32") == f"signoff clean; hold violated by 0.689 ns at {CORNERS[1]}"
+    # where LibreLane's register-to-register hold metrics are kept, the status says which kind of path fails
+    m["librelane_metrics"] = {f"timing__hold_r2r__ws__corner:nom_{c}": 0.2 + i for i, c in enumerate(CORNERS)}
+    m["librelane_metrics"][f"timing__hold_r2r__ws__corner:max_{CORNERS[2]}"] = 0.109
+    (done / "metrics.json").write_text(json.dumps(m))
+    assert pnr_table.layout_status("a_32") == (f"signoff clean; hold violated by 0.689 ns at {CORNERS[1]} on paths from "
+                                               "or to ports only; register to register at least +0.109 ns at every corner")
+    m["librelane_metrics"][f"timing__hold_r2r__ws__corner:min_{CORNERS[1]}"] = -0.25
+    (done / "metrics.json").write_text(json.dumps(m))
+    assert pnr_table.layout_status("a_32").endswith("(register to register too: -0.250 ns)")
 
 
 def test_a_run_beside_other_work_does_not_replace_a_kept_run_alone(tmp_path, monkeypatch):
@@ -660,3 +669,24 @@ def test_the_sampler_sees_a_running_step_s_memory():
         child.kill()
         child.wait()
     assert pnr.tree_rss_mb(os.getpid()) < 200
+
+
+def test_a_stopped_row_without_its_attempt_record_keeps_the_models_check(tmp_path, monkeypatch):
+    """On a machine whose build/ lacks a stopped layout's attempt record, the report rebuilds what the model's check
+    needs from itself: step and limit from the csv status, the load from its pnr.md row, and whether the step comes
+    after detailed routing from the Classic flow's step order."""
+    from reports import pnr_table
+    monkeypatch.setattr(pnr_table, "REPORTS", tmp_path)
+    (tmp_path / "pnr.md").write_text(
+        "| a_64 | 39,218 | 2.8 h | 2.0 h | no | x | stopped in OpenROAD.DetailedRouting after 9600 s (limit 9600 s); "
+        "at its limit the model says y: agrees; load 2.1 mean, 3.5 max |\n")
+    a = pnr_table.carried_attempt("stopped in OpenROAD.DetailedRouting after 9600 s (limit 9600 s)", "a_64")
+    assert (a["step"], a["limit_s"], a["load_1m"]) == ("OpenROAD.DetailedRouting", 9600.0, {"mean": 2.1, "max": 3.5})
+    b = pnr_table.carried_attempt("stopped in Magic.DRC after 9000 s (limit 9000 s)", "b_64")
+    assert "load_1m" not in b and pnr_table.pnr_runtime.stopped_class(b["step"], b["steps_finished"]) == \
+        "the checks after detailed routing"
+    c = pnr_table.carried_attempt("stopped in OpenROAD.CTS after 9000 s (limit 9000 s)", "c_64")
+    assert pnr_table.pnr_runtime.stopped_class(c["step"], c["steps_finished"]) == "before detailed routing"
+    assert pnr_table.carried_attempt("signoff clean", "a_64") is None
+    model = {"pre_share": 0.5}
+    assert pnr_table.stop_agreement(model, 12000.0, 8000.0, a).endswith("agrees; load 2.1 mean, 3.5 max")
