@@ -22,8 +22,8 @@ drops an earlier layout. Never runs the flow itself (make harden DESIGN=<d>, or 
 """
 import argparse
 import json
-import re
 import math
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -94,6 +94,11 @@ def committed_rows() -> dict:
         if a:
             t["_attempt"] = a
     return rows
+
+
+def stopped_status(step: str, runtime_s: float, limit_s: float) -> str:
+    """A stopped layout's status in reports/pnr.csv; STOPPED reads it back (carried_attempt)."""
+    return f"stopped in {step} after {runtime_s:.0f} s (limit {limit_s:.0f} s)"
 
 
 STOPPED = re.compile(r"stopped in (\S+) after (\d+) s \(limit (\d+) s\)")
@@ -268,7 +273,7 @@ def row(d: str) -> dict:
     m = result(d)
     if m is None:
         a = last_attempt(d)
-        return {"design": d, "status": f"stopped in {a['step']} after {a['runtime_s']:.0f} s (limit {a['limit_s']:.0f} s)",
+        return {"design": d, "status": stopped_status(a["step"], a["runtime_s"], a["limit_s"]),
                 "cells": a.get("synth_cells"), "runtime_s": a["runtime_s"], "peak_mem_gb": a.get("peak_mem_gb"),
                 "openroad_commit": a.get("openroad_commit"), "clock_period_ns": a.get("clock_period_ns"),
                 "synth_cells": a.get("synth_cells"), "_attempt": a, **attempt_synthesis(d, a), **last_sta(d, a=a)}
@@ -357,6 +362,7 @@ def fit_runtime(rows) -> dict:
             "pre_share_from": [d for d, _ in shares], "budget_cells": lo}
 
 
+ENGINES = ("polymul", "multipass")  # the registry's families of the polynomial-product engines (scale)
 MULTIPLIERS = ("barrett", "shoup", "gshoup")  # the paper's families: Table 1 and Figure 2's efficiency with width
 
 
@@ -473,8 +479,10 @@ def scale(rows, model) -> dict:
     winner of reports/polymul_best.csv with the model's prediction for its flow. The winner's cells are its
     synthesis record's where at hand; else its standard-cell area (area_mm2 - macro_mm2) over the µm² per cell of
     the largest engine laid out, named an estimate. None without a finished engine layout or a model."""
-    engines = [r for r in rows if r["design"].startswith(("polymul_", "mpoly_")) and r.get("synth_cells")
-               and not r["status"].startswith("stopped")]
+    import registry
+    done = [r for r in rows if r.get("synth_cells") and not r["status"].startswith("stopped")]
+    family = {d: e.get("family") for d, e in registry.describe_many([r["design"] for r in done]).items()}
+    engines = [r for r in done if family.get(r["design"]) in ENGINES]
     if not engines or not model:
         return None
     big = max(engines, key=lambda r: int(r["synth_cells"]))

@@ -287,6 +287,7 @@ def test_scale_takes_the_largest_engine_laid_out_and_the_winners_cells(tmp_path,
     cells from its synthesis record where at hand, else its standard cells' area (macros out) at that engine's area
     per cell, named an estimate; the model's flow time for them."""
     import layout
+    import registry
     from reports import pnr_table
     monkeypatch.setattr(layout, "BUILD", tmp_path / "build")
     monkeypatch.setattr(pnr_table, "REPORTS", tmp_path)
@@ -296,6 +297,8 @@ def test_scale_takes_the_largest_engine_laid_out_and_the_winners_cells(tmp_path,
             {"design": "mpoly_b", "status": "stopped in OpenROAD.DetailedRouting", "synth_cells": "90000"},
             {"design": "gshoup_256", "status": "signoff clean", "synth_cells": "500000", "synth_area_um2": "1"},
             {"design": "polymul_c", "status": "signoff clean", "synth_cells": "2000", "synth_area_um2": "40000"}]
+    family = {"polymul_a": "polymul", "mpoly_b": "multipass", "gshoup_256": "gshoup", "polymul_c": "polymul"}
+    monkeypatch.setattr(registry, "describe_many", lambda names: {n: {"family": family[n]} for n in names})
     model = {"flow": lambda c: 2 * c, "routing": {"t0": 0.0, "a": 1.0, "b": 1.0}}
     sc = pnr_table.scale(rows, model)
     assert sc["largest"]["design"] == "polymul_c" and sc["winner"] == "polymul_w"
