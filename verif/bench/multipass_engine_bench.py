@@ -82,11 +82,16 @@ class EngineBench(AxiMemoryBench):
                 for b in blk.writes:
                     self.expected[b.limb][ps.name][1].append((b.addr, b.beats - 1))
         be = m["be"]
-        self.fills = {
-            "columns": 2 * m["n1"] * be // m["columns"]["row_lanes"] + m["columns"]["ntt_latency_cycles"],
-            "rows": m["rows"]["engine_latency_cycles"],
-            "columns_inverse": 2 * m["n1"] * be // m["columns_inverse"]["row_lanes"] + m["columns_inverse"]["ntt_latency_cycles"],
-        }
+        if m.get("column_mode", "turn") == "stream":
+            # Streamed columns (_c1): no corner turn; each column pass's fill is its NTT's latency, the rows pass's
+            # the engine's and its two middle-twiddle stages' (the manifest's fill_cycles, MultipassEngineConfig).
+            self.fills = dict(zip(PASSES, m["fill_cycles"]))
+        else:
+            self.fills = {
+                "columns": 2 * m["n1"] * be // m["columns"]["row_lanes"] + m["columns"]["ntt_latency_cycles"],
+                "rows": m["rows"]["engine_latency_cycles"],
+                "columns_inverse": 2 * m["n1"] * be // m["columns_inverse"]["row_lanes"] + m["columns_inverse"]["ntt_latency_cycles"],
+            }
         self.engine_id_bits = m["id_bits"] - (self.L - 1).bit_length() if self.L > 1 and len(self.ports) == 1 else None
         self.reset_counts()
 

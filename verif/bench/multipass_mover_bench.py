@@ -39,6 +39,7 @@ from cocotb.triggers import RisingEdge
 from axi_memory_bench import AxiMemoryBench
 from bench_common import start_bench
 from polymul.multipass import MultipassParams
+from polymul.multipass_manifest import manifest_column_mode
 from polymul.multipass_schedule import Memory, costs, schedule
 from primetools.proth import largest_ntt_primes
 
@@ -51,7 +52,7 @@ def params_of(m: dict, limb_bits: int) -> MultipassParams:
     checks only, not to the mover, which moves slots)."""
     q = largest_ntt_primes(limb_bits, m["n"], 1)[0]
     return MultipassParams(n=m["n"], primes=(q,), n1=m["n1"], bus_bits=m["bus_bits"], burst_beats=m["burst_beats"],
-                           limb_bits=limb_bits, slot_bits=m["slot_bits"])
+                           limb_bits=limb_bits, slot_bits=m["slot_bits"], columns=manifest_column_mode(m))
 
 
 def schedule_bursts(p: MultipassParams, reads, writes):

@@ -17,6 +17,14 @@ row j1, column j2 of an n1 x n2 matrix, r1 = psi^n2 a primitive 2 n1-th root):
 * ``columns_inverse``: for each column j2, Z[k1][j2] psi^(-(2 k1 + 1 - n1) j2), then the negacyclic
   n1-point inverse NTT with root r1 (n1^-1 included): c[j2 + n2 j1], written to c.
 
+**Column mode ``stream``** (``MultipassParams.columns``; ``turn``, the default, is the above): the
+column passes stream rows through an n1-point NTT pipeline with no corner turn, so the middle
+twiddles move to the rows pass, which holds a whole row of j2. ``columns`` writes the column NTTs
+alone, C to x and D (from b) to y; ``rows`` computes X[k1][j2] = C[k1][j2] psi^((2 k1 + 1 - n1) j2)
+and Y likewise, Z = X Y mod (y^n2 + 1) as above, and writes Z'[k1][j2] = Z[k1][j2]
+psi^(-(2 k1 + 1 - n1) j2) over x; ``columns_inverse`` runs the inverse column NTTs alone on Z'. The
+product is the same; x and y hold other values between the passes (:class:`RowTwiddles`).
+
 No twist of the whole polynomial, no untwist, no n^-1: the negacyclic wrap lives in the column
 transforms (r1) and in the rows' products (mod y^n2 + 1). Data moves between passes only through
 the flat memory, by the schedule's bursts.
@@ -33,12 +41,11 @@ The RNS conversion and the CRT are ``polymul.stream.Engine``'s (imported, not co
 """
 import argparse
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Optional, Sequence, Tuple
 
 from ntt.ntt import find_psi
-from polymul.multipass_schedule import (AXI_DATA_BITS, LIMB_MODES, MAX_BURST_BEATS, PAGE_BYTES, Layout, Memory,
-                                        costs, schedule)
+from polymul.multipass_schedule import (AXI_DATA_BITS, COLUMN_MODES, LIMB_MODES, MAX_BURST_BEATS, PAGE_BYTES, Layout,
+                                        Memory, bit_reversal, costs, schedule)
 from polymul.stream import Engine
 from polymul.stream_model import limb_product
 from primetools.primes import is_probable_prime
@@ -93,6 +100,9 @@ class MultipassParams:
     limb_bits  w, the limb width (default: the widest prime's bits, at least 16)
     slot_bits  the bits a coefficient takes in memory (default: the power of two >= w)
     psis       psi per limb (default: NttConfig.findPsi's, the smallest g >= 2 whose g^((q-1)/2n) has psi^n = -1)
+    columns    ``turn``: the column passes corner-turn each block on chip and apply the middle twiddles;
+               ``stream``: they stream rows through the column NTTs (no corner turn, bit-reversed spectra
+               rows) and the rows pass applies the middle twiddles
     """
     n: int
     primes: Sequence[int]
@@ -104,6 +114,7 @@ class MultipassParams:
     limb_bits: Optional[int] = None
     slot_bits: Optional[int] = None
     psis: Optional[Sequence[int]] = None
+    columns: str = "turn"
     n2: int = field(init=False)
     Q: int = field(init=False)
 
@@ -140,6 +151,10 @@ class MultipassParams:
         if self.limb_mode not in LIMB_MODES:
             raise MultipassError(f"limb_mode = {self.limb_mode!r}: use 'side' (limb engines side by side) or "
                                  f"'sequence' (one engine, limb after limb)")
+        if self.columns not in COLUMN_MODES:
+            raise MultipassError(f"columns = {self.columns!r}: use 'turn' (the column passes corner-turn each block "
+                                 f"on chip and apply the middle twiddles) or 'stream' (the column passes stream rows "
+                                 f"through their NTTs, no corner turn; the rows pass applies the middle twiddles)")
         self._check_memory()
         prod = 1
         for q in self.primes:
@@ -224,19 +239,13 @@ def running_powers(start: int, step: int, count: int, q: int):
     return out
 
 
-@lru_cache(maxsize=None)
-def _bitrev(m: int) -> Tuple[int, ...]:
-    bits = m.bit_length() - 1
-    return tuple(int(format(i, f"0{bits}b")[::-1], 2) for i in range(m)) if bits else (0,)
-
-
 def _ntt(x, q: int, roots):
     """Cyclic NTT of m = len(x) points, natural order in and out, y_k = sum_j x_j r^(jk) with
     roots[t] = r^t for t < m/2: the core of the column transform (radix-2 Cooley-Tukey, its own
     table of m/2 roots). Unscaled in both directions (the inverse is this with r^-1; n1^-1 rides on
     the inverse's weights)."""
     m = len(x)
-    y = [x[i] for i in _bitrev(m)]
+    y = [x[i] for i in bit_reversal(m)]
     half = 1
     while half < m:
         stride = m // (2 * half)
@@ -310,13 +319,50 @@ class MiddleTwiddles:
         return out
 
 
+class RowTwiddles:
+    """``stream`` mode's middle twiddles, applied by the rows pass: row k1's n2 twiddles
+    psi^(e (2 k1 + 1 - n1) j2), j2 = 0 .. n2 - 1 (e = 1 on the operands' rows, -1 on their product;
+    exponent mod 2n), generated in the order the pass streams a row (:meth:`row`, rows k1 = 0 ..
+    n1 - 1). Running products only, g = psi^e: within row k1 from 1 by rho_k1 = g^(2 k1 + 1 - n1);
+    down the rows rho_0 = g^(1 - n1), rho_(k1+1) = rho_k1 g^2, as in :class:`MiddleTwiddles`, but
+    with no block seeds: every row starts at j2 = 0. So a limb engine holds two constants a direction
+    (:attr:`constants`) and carries rho from row to row, and a row costs n2 multiplications (n2 - 1
+    within it, 1 for the next rho; :attr:`mults`). A row out of order is refused."""
+
+    def __init__(self, q: int, psi: int, n: int, n1: int, inverse: bool = False):
+        self.q, self.n1, self.n2 = q, n1, n // n1
+        g = pow(psi, -1, q) if inverse else psi % q
+        self.rho0 = pow(g, (1 - n1) % (2 * n), q)
+        self.rho_step = g * g % q
+        self.rho, self.next_row = self.rho0, 0
+        self.mults = 0
+
+    @property
+    def constants(self) -> Tuple[int, int]:
+        """(rho_0, g^2): what the engine holds for this direction."""
+        return self.rho0, self.rho_step
+
+    def row(self, k1: int):
+        """Row k1's twiddles, for columns j2 = 0 .. n2 - 1."""
+        if k1 != self.next_row:
+            raise RuntimeError(f"row {k1} visited out of order (expected {self.next_row})")
+        out = running_powers(1, self.rho, self.n2, self.q)
+        self.rho = self.rho * self.rho_step % self.q
+        self.mults += self.n2
+        self.next_row = k1 + 1
+        if self.next_row == self.n1:    # the pass is done: the next product starts from rho_0
+            self.rho, self.next_row = self.rho0, 0
+        return out
+
+
 class LimbConstants:
     """What a limb engine holds for limb q (besides the two generators' carried seeds):
 
     * the column transform (negacyclic, n1 points, root r1 = psi^n2): r1 (the weights' step down
       the rows) and, for the inverse, r1^-1 and n1^-1 (the inverse weights' step and start), and
       the cyclic core's root tables (r1^2)^t and (r1^-2)^t, t < n1/2;
-    * the middle twiddles' constants, four a direction (:class:`MiddleTwiddles`);
+    * the middle twiddles' constants, four a direction (:class:`MiddleTwiddles`), or with ``stream``
+      columns two (:class:`RowTwiddles`);
     * the rows: psi2 = psi^n1, from which the single-pass engine at n2 has its own tables
       (StreamTwiddles: psi2^rev(k), psi2^-rev(k), n2^-1). Any primitive 2 n2-th root would give
       the same rows: a negacyclic product does not depend on its transform's root."""
@@ -330,9 +376,13 @@ class LimbConstants:
         self.col_roots = running_powers(1, self.r1 * self.r1 % q, max(1, n1 // 2), q)
         self.col_roots_inv = running_powers(1, self.r1_inv * self.r1_inv % q, max(1, n1 // 2), q)
         self.psi2 = pow(psi, n1, q)
-        be = Layout(p).burst_elements
-        self.middle = MiddleTwiddles(q, psi, n, n1, be).constants
-        self.middle_inv = MiddleTwiddles(q, psi, n, n1, be, inverse=True).constants
+        if p.columns == "stream":
+            self.middle = RowTwiddles(q, psi, n, n1).constants
+            self.middle_inv = RowTwiddles(q, psi, n, n1, inverse=True).constants
+        else:
+            be = Layout(p).burst_elements
+            self.middle = MiddleTwiddles(q, psi, n, n1, be).constants
+            self.middle_inv = MiddleTwiddles(q, psi, n, n1, be, inverse=True).constants
 
 
 class MultipassModel:
@@ -357,7 +407,7 @@ class MultipassModel:
     def run(self, a_limbs, b_limbs, until: Optional[str] = None) -> Memory:
         """The memory after the passes, or after pass ``until`` (its name): what a bench of one pass
         compares the RTL's memory with (X and Y in x and y after ``columns``; Z in x after ``rows``;
-        the product in c after ``columns_inverse``)."""
+        the product in c after ``columns_inverse``; with ``stream`` columns, C and D, then Z')."""
         p = self.p
         names = [ps.name for ps, _ in schedule(p)]
         if until is not None and until not in names:
@@ -405,19 +455,27 @@ class MultipassModel:
 
     def _generators(self, pass_name: str):
         """One middle-twiddle generator per limb for a column pass (its seeds carry from block to
-        block of that limb)."""
+        block of that limb); with ``stream`` columns, a (forward, inverse) pair per limb for the
+        rows pass instead (rho carries from row to row)."""
+        p = self.p
+        if p.columns == "stream":
+            if pass_name != "rows":
+                return None
+            return [(RowTwiddles(q, psi, p.n, p.n1), RowTwiddles(q, psi, p.n, p.n1, inverse=True))
+                    for q, psi in zip(p.primes, p.psis)]
         if pass_name not in ("columns", "columns_inverse"):
             return None
-        p, be = self.p, Layout(self.p).burst_elements
+        be = Layout(p).burst_elements
         return [MiddleTwiddles(q, psi, p.n, p.n1, be, inverse=pass_name == "columns_inverse")
                 for q, psi in zip(p.primes, p.psis)]
 
     # ---- The passes, on one block ----
     def _columns(self, blk, data, gen):
         """Each column's negacyclic n1-point NTT with root r1 (weights r1^j1, then the cyclic NTT
-        with root r1^2), then the middle twiddle psi^((2 k1 + 1 - n1) j2); a and b alike."""
+        with root r1^2), then the middle twiddle psi^((2 k1 + 1 - n1) j2) (not with ``stream``
+        columns: the rows pass applies it); a and b alike."""
         k, n1, q = self.k[blk.limb], self.p.n1, self.k[blk.limb].q
-        middle = gen.block(blk.col0)
+        middle = gen.block(blk.col0) if gen else None
         weight = running_powers(1, k.r1, n1, q)
         outs = []
         for m in data:
@@ -425,25 +483,33 @@ class MultipassModel:
             for c in range(blk.cols):
                 spec = _ntt([m[j1][c] * weight[j1] % q for j1 in range(n1)], q, k.col_roots)
                 for k1 in range(n1):
-                    out[k1][c] = spec[k1] * middle[k1][c] % q
+                    out[k1][c] = spec[k1] * middle[k1][c] % q if middle else spec[k1]
             outs.append(out)
         return outs
 
     def _rows(self, blk, data, gen):
-        """The row's negacyclic n2-point product mod (y^n2 + 1): the single-pass engine at n2."""
+        """The row's negacyclic n2-point product mod (y^n2 + 1): the single-pass engine at n2. With
+        ``stream`` columns, row k1's middle twiddles psi^((2 k1 + 1 - n1) j2) on both operands
+        first, and their inverses on the product after."""
         k = self.k[blk.limb]
-        return [[limb_product(data[0][0], data[1][0], k.q, k.psi2)]]
+        if gen is None:
+            return [[limb_product(data[0][0], data[1][0], k.q, k.psi2)]]
+        q, fwd, inv = k.q, gen[0].row(blk.row0), gen[1].row(blk.row0)
+        x, y = ([v * t % q for v, t in zip(m[0], fwd)] for m in data)
+        return [[[v * t % q for v, t in zip(limb_product(x, y, q, k.psi2), inv)]]]
 
     def _columns_inverse(self, blk, data, gen):
-        """The inverse middle twiddle psi^-((2 k1 + 1 - n1) j2), then each column's negacyclic
-        n1-point inverse NTT (the cyclic NTT with root r1^-2, then weights n1^-1 r1^-j1)."""
+        """The inverse middle twiddle psi^-((2 k1 + 1 - n1) j2) (not with ``stream`` columns: the
+        rows pass applied it), then each column's negacyclic n1-point inverse NTT (the cyclic NTT
+        with root r1^-2, then weights n1^-1 r1^-j1)."""
         k, n1, q = self.k[blk.limb], self.p.n1, self.k[blk.limb].q
-        middle = gen.block(blk.col0)
+        middle = gen.block(blk.col0) if gen else None
         weight = running_powers(k.n1_inv, k.r1_inv, n1, q)
         m = data[0]
         out = [[0] * blk.cols for _ in range(n1)]
         for c in range(blk.cols):
-            col = _ntt([m[k1][c] * middle[k1][c] % q for k1 in range(n1)], q, k.col_roots_inv)
+            col = _ntt([m[k1][c] * middle[k1][c] % q if middle else m[k1][c] for k1 in range(n1)], q,
+                       k.col_roots_inv)
             for j1 in range(n1):
                 out[j1][c] = col[j1] * weight[j1] % q
         return [out]
@@ -453,11 +519,16 @@ class MultipassModel:
 def summary(p: MultipassParams, f_hz: float, latency_s: float, bandwidths=(256e9, 25.6e9)) -> str:
     c = costs(p)
     lay = Layout(p)
+    if p.columns == "stream":   # no corner turn: the column NTT pipeline's delay lines
+        column = (f"the column NTT's delay lines, (n1 - 1) x {lay.burst_elements} = "
+                  f"{(p.n1 - 1) * lay.burst_elements:,} words (stream columns, no corner turn)")
+    else:
+        column = f"a column block of n1 x {lay.burst_elements} = {p.n1 * lay.burst_elements:,} words"
     lines = [f"n = {p.n}, n1 = {p.n1}, n2 = {p.n2}, L = {p.limb_count} ({p.limb_mode}), w = {p.limb_bits}, "
              f"slot {p.slot_bits} b, P = {p.lanes}, bus {p.bus_bits} b, burst {p.burst_beats} beats "
              f"({lay.burst_bytes} B, {lay.burst_elements} coefficients)",
-             f"Q has {p.Q.bit_length()} bits; on chip per limb engine and operand: a column block of n1 x "
-             f"{lay.burst_elements} = {p.n1 * lay.burst_elements:,} words, a row of n2 = {p.n2:,}", "",
+             f"Q has {p.Q.bit_length()} bits; on chip per limb engine and operand: {column}, a row of n2 = {p.n2:,}",
+             "",
              "| pass | read bursts | write bursts | bytes read | bytes written | stream cycles | port cycles |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for x in c.passes:
@@ -488,6 +559,8 @@ def main(argv=None):
     ap.add_argument("--bus-bits", type=int, default=256)
     ap.add_argument("--burst-beats", type=int, default=2)
     ap.add_argument("--limb-mode", default="side", choices=LIMB_MODES)
+    ap.add_argument("--columns", default="turn", choices=COLUMN_MODES,
+                    help="the column passes: turn (corner turn on chip) or stream (rows through the NTT pipeline)")
     ap.add_argument("--f-mhz", type=float, required=True, help="the engine's clock (an assumption until the RTL exists)")
     ap.add_argument("--latency-ns", type=float, default=0.0, help="the memory's round trip")
     a = ap.parse_args(argv)
@@ -497,7 +570,7 @@ def main(argv=None):
         a.primes = stream_primes(a.n, a.logq, a.limb_bits)
     try:
         p = MultipassParams(a.n, a.primes, a.n1, lanes=a.lanes, bus_bits=a.bus_bits, burst_beats=a.burst_beats,
-                            limb_mode=a.limb_mode, limb_bits=a.limb_bits)
+                            limb_mode=a.limb_mode, limb_bits=a.limb_bits, columns=a.columns)
     except MultipassError as e:
         ap.exit(2, f"error: {e}\n")
     print(summary(p, a.f_mhz * 1e6, a.latency_ns * 1e-9))

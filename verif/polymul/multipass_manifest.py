@@ -8,9 +8,16 @@ def manifest_primes(m: dict) -> tuple:
     return tuple(int(q) for q in m["primes"]) if "primes" in m else (int(m["prime"]),)
 
 
+def manifest_column_mode(m: dict) -> str:
+    """The design's column passes: `column_mode` (`stream`: rows through the column NTTs), absent in designs with a
+    corner turn (`turn`)."""
+    return m.get("column_mode", "turn")
+
+
 def manifest_params(m: dict, primes=None, **kw) -> MultipassParams:
     """MultipassParams of a pass's or an engine's manifest; `primes` (default: the design's) to model fewer limbs,
     `kw` for the rest (e.g. limb_mode)."""
+    kw.setdefault("columns", manifest_column_mode(m))
     return MultipassParams(n=m["n"], primes=tuple(primes) if primes is not None else manifest_primes(m), n1=m["n1"],
                            lanes=m["lanes"], bus_bits=m["bus_bits"], burst_beats=m["burst_beats"],
                            limb_bits=m["limb_bits"], slot_bits=m["slot_bits"], **kw)

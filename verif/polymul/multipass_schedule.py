@@ -26,6 +26,15 @@ it). Per limb five regions, in this order: ``a``, ``b`` (the operands, only read
    which saves a third scratch region).
 3. ``columns_inverse``: as pass 1 on x alone (inverse middle twiddles, inverse column NTTs), writing c.
 
+**Column modes** (``MultipassParams.columns``). ``turn`` (above): a column pass corner-turns each
+block on chip, so its bursts go operand by operand, rows in natural order. ``stream``: the column
+passes have no corner turn; rows stream straight through an n1-point NTT pipeline that runs the
+block's be column transforms interleaved, so a block's bursts go row by row, the operands
+alternating, and the spectra's rows (x and y, indexed by k1) in the pipeline's bit-reversed order:
+``columns`` reads a's row t then b's row t for t = 0 .. n1 - 1 and writes x's row rev(t) then y's;
+``columns_inverse`` reads x's row rev(t) and writes c's row t. Same bursts, other order: the costs
+do not change. (The middle twiddles move to ``rows``: ``polymul.multipass``.)
+
 Why three passes and not five: the pointwise product of a row of the spectra needs nothing but that
 row, so the forward row NTTs, the product and the inverse row NTT stay on chip in one pass; the
 spectra never go to memory. That is 9 n words per limb instead of 15 n.
@@ -35,6 +44,7 @@ block on the one port. ``sequence``: one limb engine runs a pass for limb 0, the
 the next pass (pass-major, so a product has three pass boundaries, not 3 L).
 """
 from dataclasses import dataclass
+from functools import lru_cache
 from math import ceil
 from typing import Iterator, Tuple
 
@@ -43,6 +53,10 @@ MAX_BURST_BEATS = 256        # AXI4 INCR bursts: AxLEN + 1 <= 256
 AXI_DATA_BITS = (8, 16, 32, 64, 128, 256, 512, 1024)  # AXI4's data widths
 REGIONS = ("a", "b", "x", "y", "c")
 LIMB_MODES = ("side", "sequence")
+COLUMN_MODES = ("turn", "stream")
+# The regions a column pass indexes by k1 (the column NTT's spectra): in ``stream`` mode the NTT
+# pipeline emits (forward) and takes (inverse) their rows in bit-reversed order.
+SPECTRA = ("x", "y")
 
 # A pass: its name, whether its blocks are column blocks or rows, the regions it reads (operands in
 # order) and the regions it writes (one per result, same order).
@@ -101,7 +115,8 @@ class Pass:
 
 class Layout:
     """Addresses of the regions: byte address of (region, limb, row, col). Takes any object with
-    n, n1, n2, limb_count, slot_bits, bus_bits, burst_beats and limb_mode (``MultipassParams``)."""
+    n, n1, n2, limb_count, slot_bits, bus_bits, burst_beats and limb_mode (``MultipassParams``;
+    :func:`schedule` also reads its ``columns``)."""
 
     def __init__(self, p):
         self.p = p
@@ -132,17 +147,32 @@ def passes():
     return [Pass(*x) for x in PASSES]
 
 
+@lru_cache(maxsize=None)
+def bit_reversal(m: int) -> Tuple[int, ...]:
+    """rev(t) for t < m (m a power of two): t's log2(m) bits reversed."""
+    bits = m.bit_length() - 1
+    return tuple(int(format(i, f"0{bits}b")[::-1], 2) for i in range(m)) if bits else (0,)
+
+
 def _blocks(layout: Layout, ps: Pass, limb: int) -> Iterator[Block]:
     p, be = layout.p, layout.burst_elements
     if ps.kind == "column":
         # be adjacent columns a block: one burst per row and region, the corner turn through memory.
+        # (So a burst is exactly one row segment of the block, the shape ``stream`` mode needs.)
         shapes = [(0, p.n1, col0, be) for col0 in range(0, p.n2, be)]
     else:
         shapes = [(row, 1, 0, p.n2) for row in range(p.n1)]
+    streamed = ps.kind == "column" and p.columns == "stream"
     for row0, rows, col0, cols in shapes:
         def bursts(regions):
-            return tuple(b for region in regions for row in range(row0, row0 + rows)
-                         for b in layout.row_bursts(region, limb, row, col0, cols))
+            if not streamed:    # turn: the corner turn takes each operand's block whole, one after the other
+                return tuple(b for region in regions for row in range(row0, row0 + rows)
+                             for b in layout.row_bursts(region, limb, row, col0, cols))
+            # stream: row by row, the operands alternating, as the NTT pipeline takes and emits them
+            rev = bit_reversal(rows)
+            return tuple(b for t in range(rows) for region in regions
+                         for b in layout.row_bursts(region, limb, row0 + (rev[t] if region in SPECTRA else t),
+                                                    col0, cols))
         yield Block(ps.name, limb, row0, rows, col0, cols, bursts(ps.reads), bursts(ps.writes))
 
 

@@ -1,7 +1,7 @@
 package modforge.multipass
 
 import modforge.ntt.NttConfig
-import modforge.polymul.{LoadedContext, NttShape, PrimeClass, StreamMul}
+import modforge.polymul.{LineStore, LoadedContext, NttShape, PrimeClass, StreamMul}
 
 /** The generation parameters of the two column passes in RTL ([[ColumnsPass]], docs/polymul_multipass.md,
   * "RTL: the column passes"), for one limb of a fixed prime q, as a plain case class.
@@ -41,11 +41,19 @@ import modforge.polymul.{LoadedContext, NttShape, PrimeClass, StreamMul}
   *                    its `limb` input saying which; empty: the one prime q
   * @param loaded      the prime's constants are loaded at run time before each pass (`_d1`,
   *                    [[modforge.polymul.ConstChain]]): q is then the reference the generator computes them for
+  * @param streamed    `_c1`: no corner turn ([[StreamedColumnsPass]]). The block's rows go through an NTT that runs
+  *                    its be columns interleaved ([[NttShape.interleave]]) as they come from memory, one pipeline
+  *                    per operand, and leave in its bit-reversed row order, written row by row where they belong;
+  *                    the middle twiddles are the rows pass's ([[RowTwiddleStage]]). P = 1.
   */
 case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int = 256, burstBeats: Int = 2,
                          slotBits: Int = 32, lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0,
                          prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0,
-                         runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false) {
+                         runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false,
+                         streamed: Boolean = false) {
+  require(!streamed || lanes == 1, s"lanes = $lanes: the streamed column passes (_c1) take one coefficient of each operand a cycle (P = 1)")
+  require(!streamed || !loaded, "the streamed column passes (_c1) take fixed primes (limbs in sequence or one), not constants loaded at " +
+    "run time (_d1): drop _c1 or _d1")
   require(!loaded || sequence.isEmpty, "loaded constants take one prime at a time, not limbs in sequence")
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
@@ -53,11 +61,13 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   val P: Int = lanes
   require(MoverConfig.pow2(P), s"lanes = $P: P is a power of two")
   require(halves == 1 || halves == 2, s"halves = $halves: a corner-turn buffer holds one block (1) or two (2)")
-  /** The NTT unit's lanes: `columns` runs a's block and b's through one unit, so 2P; `columns_inverse` P. */
-  val nttLanes: Int = P * operands
+  /** The NTT unit's lanes: `columns` runs a's block and b's through one unit, so 2P; `columns_inverse` P. Streamed:
+    * one lane, with a pipeline per operand in lockstep. */
+  val nttLanes: Int = if (streamed) 1 else P * operands
   private val e0 = MoverConfig(n, n1, busBits, burstBeats, slotBits, 0, outstanding, operands).e
-  /** R: coefficients a cycle on the row side (the mover's words, the middle twiddles, the buffers' row ports). */
-  val R: Int = math.min(e0, nttLanes)
+  /** R: coefficients a cycle on the row side (the mover's words, the middle twiddles, the buffers' row ports).
+    * Streamed: whole beats, which the pass splits into the NTT's words itself. */
+  val R: Int = if (streamed) e0 else math.min(e0, nttLanes)
   /** The reader's and writer's view: words of R slots. */
   val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, R, outstanding, operands, limb = limb)
   val n2: Int = mover.n2
@@ -109,6 +119,7 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   /** The NTT unit: n1 points, the unit's lanes, w bits. */
   val shape: NttShape =
     if (loaded) NttShape(n1, nttLanes, w, mul, tableWords = NttShape.loadedTableWords, loaded = true)
+    else if (streamed) NttShape(n1, 1, w, mul, LineStore.Flops, primes = qs.size, interleave = be)
     else NttShape(n1, nttLanes, w, mul, primes = qs.size)
   /** The reference of the loaded constants (null unless `loaded`): q, psi (order 2n), w. */
   val loadedContext: LoadedContext = if (loaded) LoadedContext(n, q, psi, w) else null
@@ -144,7 +155,8 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   def seedStepOf(l: Int, k: Int): BigInt = gpOf(l, BigInt(2 * k + 1 - n1) * be)
   def ratioBlockStepOf(l: Int): BigInt = gpOf(l, BigInt(2) * phases * be)
 
-  /** Words of w bits in the two corner-turn buffers (in and out), and the twiddle generator's state. */
-  val bufferWords: Int = 2 * halves * n1 * be
-  val twiddleStateWords: Int = (phases + 2) * be
+  /** Words of w bits in the two corner-turn buffers (in and out), and the twiddle generator's state (streamed: none;
+    * the NTT's delay lines hold (n1 - 1) be words per operand instead, [[NttShape.forwardLines]]). */
+  val bufferWords: Int = if (streamed) 0 else 2 * halves * n1 * be
+  val twiddleStateWords: Int = if (streamed) 0 else (phases + 2) * be
 }

@@ -33,7 +33,7 @@ object ColumnsDesigns {
 
   def generate(out: String, name: String, c: ColumnsConfig): Unit = {
     val t0 = System.nanoTime()
-    val (dir, top) = Generate.elaborate(out, name)(new ColumnsPass(c))
+    val (dir, top) = Generate.elaborate(out, name)(ColumnsUnit(c))
     val m = c.mover
     val w = new PrintWriter(new File(dir, s"$name.json"))
     def list(xs: Seq[String]) = xs.map(x => s""""$x"""").mkString("[", ", ", "]")

@@ -27,31 +27,11 @@ import spinal.lib.bus.amba4.axi._
   * is also high for a while after reset, while the middle twiddles' first seeds are computed.
   * Ports: `mem_*` is an AXI4 master with the specification's names, as [[MoverTop]]'s.
   */
-class ColumnsPass(val c: ColumnsConfig) extends Component {
-  val m: MoverConfig = c.mover
+class ColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
   private val R = c.R
   private val L = c.nttLanes
   private val F = c.frame
   private val W = c.rowWords
-
-  val io = new Bundle {
-    val start = in Bool ()
-    val busy = out Bool ()
-    val done = out Bool ()
-    val respError = out Bool ()
-    /** With `runtimeBase`: added to every region base; held from `start` to `done`. */
-    val base = c.runtimeBase generate (in UInt (m.addressBits bits))
-    /** Limbs in sequence ([[ColumnsConfig.sequence]]): the limb of the pass, held from `start` to `done`; passes take
-      * the limbs in order, limb 0 after the last. */
-    val limb = (c.qs.size > 1) generate (in UInt (PrimeChoice.selBits(c.qs.size) bits))
-    /** With `loaded` (`_d1`): the pass's constants, a word a cycle into its chain (the NTT's cells, then the middle
-      * twiddles', [[modforge.polymul.ConstChain]]), only while no pass runs ([[ConstLoader]]); then `reseed` (a
-      * cycle) makes the middle twiddles compute block 0's seeds from them, while `busy`. */
-    val load = c.loaded generate slave(Flow(Bits(c.loadedContext.cellBits bits)))
-    val reseed = c.loaded generate (in Bool ())
-    val mem = master(Axi4(m.axi))
-  }
-  Axi4SpecRenamer(io.mem)
 
   val reader = new BlockReader(m)
   val writer = new BlockWriter(m)

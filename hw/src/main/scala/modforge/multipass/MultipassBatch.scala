@@ -57,9 +57,9 @@ class MultipassBatch(val c: MultipassEngineConfig) extends Component {
 
   /** The reset tree ([[UnitResets]]): copies 0-2 the pass units, 3 the port's arbiters and holds, 4 the schedule. */
   val resets = new UnitResets(5)
-  val cols = resets.domain(0) on new ColumnsPass(c.columns)
+  val cols = resets.domain(0) on ColumnsUnit(c.columns)
   val rows = resets.domain(1) on new RowsPass(c.rows)
-  val icols = resets.domain(2) on new ColumnsPass(c.columnsInverse)
+  val icols = resets.domain(2) on ColumnsUnit(c.columnsInverse)
   private case class PassPorts(start: Bool, busy: Bool, done: Bool, base: UInt, mem: Axi4, limb: UInt)
   private val units = Seq(
     PassPorts(cols.io.start, cols.io.busy, cols.io.done, cols.io.base, cols.io.mem, cols.io.limb),

@@ -38,9 +38,9 @@ class MultipassEngine(val c: MultipassEngineConfig) extends Component {
 
   /** The reset tree ([[UnitResets]]): a copy per pass unit; the few registers below keep the port's reset. */
   val resets = new UnitResets(3)
-  val cols = resets.domain(0) on new ColumnsPass(c.columns)
+  val cols = resets.domain(0) on ColumnsUnit(c.columns)
   val rows = resets.domain(1) on new RowsPass(c.rows)
-  val icols = resets.domain(2) on new ColumnsPass(c.columnsInverse)
+  val icols = resets.domain(2) on ColumnsUnit(c.columnsInverse)
   private val units = Seq(cols.io, rows.io, icols.io).map(u => (u.start, u.busy, u.done, u.mem))
 
   /** 0 idle, then 1 + the pass's index. `launched`: the active pass has taken its start. */

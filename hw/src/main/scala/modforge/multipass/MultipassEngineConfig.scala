@@ -37,7 +37,7 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
                                  lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0,
                                  mul: StreamMul = StreamMul.Fast, halves: Int = 2, limb: Int = 0, batch: Boolean = false,
                                  productLimbs: Int = 1, sequence: Seq[BigInt] = Nil, loaded: Boolean = false,
-                                 lite: Boolean = false) {
+                                 lite: Boolean = false, streamed: Boolean = false) {
   require(!lite || batch, "_a1: the AXI4-Lite configuration port drives a batch engine (_t1)")
   require(!loaded || batch, "_d1: primes loaded at run time run in a batch engine (_t1): its units load a limb's constants before each pass")
   require(!loaded || sequence.isEmpty, "primes loaded at run time and limbs in sequence (_r) are two ways to serve several limbs: keep one")
@@ -46,12 +46,12 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
   require(limb + sequence.size <= math.max(productLimbs, 1) || sequence.isEmpty,
     s"limbs $limb to ${limb + sequence.size - 1} in sequence, but a product has $productLimbs")
   val columns: ColumnsConfig = ColumnsConfig(n, n1, inverse = false, busBits, burstBeats, slotBits, lanes, outstanding,
-    limbBits, prime, mul, halves, limb, runtimeBase = batch, sequence = sequence, loaded = loaded)
+    limbBits, prime, mul, halves, limb, runtimeBase = batch, sequence = sequence, loaded = loaded, streamed = streamed)
   val q: BigInt = columns.q
   val w: Int = columns.w
   val columnsInverse: ColumnsConfig = columns.copy(inverse = true, prime = if (sequence.isEmpty) q else 0, limbBits = w)
   val rows: RowsConfig = RowsConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbBits = w, prime = q, mul = mul,
-    limb = limb, runtimeBase = batch, sequence = sequence, loaded = loaded)
+    limb = limb, runtimeBase = batch, sequence = sequence, loaded = loaded, streamed = streamed)
   require(columnsInverse.q == q && rows.q == q, s"the passes' primes differ: ${columns.q}, ${rows.q}, ${columnsInverse.q}")
   /** The limbs this engine serves: its one, or with limbs in sequence S of them, limb `limb` + s at step s. */
   val qs: Seq[BigInt] = columns.qs
@@ -71,10 +71,18 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
   }
   /** The pass boundaries' fill: each column pass's corner turn (2 n1 be / R) and NTT latency, the rows engine's
     * latency (docs/polymul_multipass.md, "Measured cycles"). */
-  def fillCycles: Seq[Int] = Seq(
-    2 * n1 * mover.be / columns.R + columns.shape.latency,
-    rows.engine.latency,
-    2 * n1 * mover.be / columnsInverse.R + columnsInverse.shape.latency)
+  def fillCycles: Seq[Int] =
+    if (streamed) Seq(columns.shape.latency, rows.engine.latency + 2 * rowTwiddleCycles, columnsInverse.shape.latency)
+    else Seq(
+      2 * n1 * mover.be / columns.R + columns.shape.latency,
+      rows.engine.latency,
+      2 * n1 * mover.be / columnsInverse.R + columnsInverse.shape.latency)
+  /** Streamed (`_c1`): what a middle-twiddle stage adds to the rows pass's fill: row 0's seeds, then its BarrettOpt
+    * and FIFO ([[RowTwiddleStage]]). */
+  def rowTwiddleCycles: Int = if (!streamed) 0 else {
+    val l = mul.barrettLatency(w)
+    (l + 3) * (l + 2) + l + 3
+  }
   /** The manifest's promise: a product's cycles from start to done without pauses, the model's plus the fills. */
   def promisedCycles(limbs: Int = 1): Int = modelCycles(limbs).sum + fillCycles.sum
   /** Bytes one limb's product moves over the port: columns reads a, b and writes x, y (4n slots), rows reads x, y and

@@ -21,20 +21,22 @@ import java.io.{File, PrintWriter}
   */
 object MultipassEngineDesigns {
   val grammar = "mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<prime>][_m<fast|paper>][_h<halves>][_t1 batch][_d1 loaded primes][_a1 AXI4-Lite]"
+    "[_q<prime>][_m<fast|paper>][_h<halves>][_c1 streamed columns][_t1 batch][_d1 loaded primes][_a1 AXI4-Lite]"
 
   def name(c: MultipassEngineConfig): String =
     s"mpoly_${c.n}_x${c.n1}_b${c.busBits}_l${c.burstBeats}_s${c.slotBits}_p${c.P}_o${c.outstanding}_w${c.w}_q${c.q}" +
-      (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}") + (if (c.batch) "_t1" else "") + (if (c.loaded) "_d1" else "") + (if (c.lite) "_a1" else "")
+      (if (c.mul == StreamMul.Fast) "" else s"_m${c.mul.name}") + (if (c.halves == 2) "" else s"_h${c.halves}") + (if (c.streamed) "_c1" else "") + (if (c.batch) "_t1" else "") + (if (c.loaded) "_d1" else "") + (if (c.lite) "_a1" else "")
 
   def parse(design: String): Either[String, MultipassEngineConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "blspowqmhtda", "a multi-pass engine name", grammar) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "blspowqmhctda", "a multi-pass engine name", grammar) { o =>
+      require(Set(0, 1).contains(o.int("c", 0)), s"_c${o.int("c", 0)}: _c1 streams the column passes (no corner turns; the rows pass applies the middle twiddles), _c0 (the default) corner-turns each block")
       require(Set(0, 1).contains(o.int("t", 0)), s"_t${o.int("t", 0)}: _t1 runs a batch with the passes overlapped, _t0 (the default) one product at a time")
       require(Set(0, 1).contains(o.int("d", 0)), s"_d${o.int("d", 0)}: _d1 loads the primes at run time, _d0 (the default) fixes the prime at generation")
       require(Set(0, 1).contains(o.int("a", 0)), s"_a${o.int("a", 0)}: _a1 adds an AXI4-Lite configuration port, _a0 (the default) has plain inputs")
       MultipassEngineConfig(o.n, o.n1, busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
-        prime = o.prime, mul = o.mul, halves = o.int("h", 2), batch = o.int("t", 0) == 1, loaded = o.int("d", 0) == 1, lite = o.int("a", 0) == 1)
+        prime = o.prime, mul = o.mul, halves = o.int("h", 2), batch = o.int("t", 0) == 1, loaded = o.int("d", 0) == 1, lite = o.int("a", 0) == 1,
+        streamed = o.int("c", 0) == 1)
     }
 
   def generate(out: String, name: String, c: MultipassEngineConfig): Unit = {
@@ -70,6 +72,7 @@ ${MultipassManifest.layout(m, c.P)}
   "r1": ${fc.r1},
   "mul": "${c.mul.name}",
   "halves": ${c.halves},
+  "column_mode": "${if (c.streamed) "stream" else "turn"}",
   "columns": {"ntt_lanes": ${fc.nttLanes}, "row_lanes": ${fc.R}, "ntt_latency_cycles": ${fc.shape.latency}, "twiddle_phases": ${fc.phases}, "blocks": ${fc.blocks}},
   "columns_inverse": {"ntt_lanes": ${ic.nttLanes}, "row_lanes": ${ic.R}, "ntt_latency_cycles": ${ic.shape.latency}, "twiddle_phases": ${ic.phases}, "blocks": ${ic.blocks}},
   "rows": {"engine": "${c.rows.engine.name}", "engine_latency_cycles": ${c.rows.engine.latency}, "groups": ${c.rows.groups}},${MultipassManifest.sram(c.rows.engine)}

@@ -27,7 +27,7 @@ import modforge.polymul.{PrimeClass, StreamMul, StreamPrimes}
 case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32,
                                 lanes: Int = 1, outstanding: Int = 4, limbBits: Int = 0, primes: Seq[BigInt] = Nil,
                                 mul: StreamMul = StreamMul.Fast, halves: Int = 2, ports: Int = 1, batch: Boolean = false,
-                                rounds: Int = 1) {
+                                rounds: Int = 1, streamed: Boolean = false) {
   require(limbs >= 2 && limbs <= 64, s"limbs = $limbs: side by side takes 2 to 64 limbs (one limb: the one-limb engine, no _k)")
   require(rounds >= 1 && rounds <= limbs, s"_r$rounds: each engine runs 1 to $limbs limbs (_k$limbs) in sequence")
   require(rounds == 1 || batch, s"_r$rounds: limbs in sequence run in a batch engine, whose units step from limb to limb: add _t1")
@@ -69,7 +69,7 @@ case class MultipassLimbsConfig(n: Int, n1: Int, limbs: Int, busBits: Int = 256,
   val engines: Seq[MultipassEngineConfig] = engineLimbs.map { ls =>
     val qs = ls.map(limbPrimes)
     MultipassEngineConfig(n, n1, busBits, burstBeats, slotBits, lanes, outstanding, limbW, if (qs.size == 1) qs.head else 0, mul,
-      halves, limb = ls.head, batch = batch, productLimbs = limbs, sequence = if (qs.size == 1) Nil else qs)
+      halves, limb = ls.head, batch = batch, productLimbs = limbs, sequence = if (qs.size == 1) Nil else qs, streamed = streamed)
   }
   /** Limb l's engine and its step in that engine's sequence. */
   def engineOf(l: Int): (Int, Int) = (l / rounds, l % rounds)

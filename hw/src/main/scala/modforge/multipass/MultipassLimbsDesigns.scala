@@ -24,7 +24,7 @@ import java.io.{File, PrintWriter}
   */
 object MultipassLimbsDesigns {
   val grammar = "mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_y<ports>][_t1][_r<rounds>]"
+    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_c1 streamed columns][_y<ports>][_t1][_r<rounds>]"
 
   /** A multi-limb name: an `mpoly_` name with a `_k` option. */
   def isLimbs(name: String): Boolean = name.startsWith("mpoly_") && """_k\d""".r.findFirstIn(name).isDefined
@@ -32,7 +32,8 @@ object MultipassLimbsDesigns {
   /** `primes`: the user's own limb primes (`--primes`, make's PRIMES=), which the name carries as `_q<hash>`; a name
     * with `_q` and no primes, without `_q` or with another hash than theirs is refused, naming the right name. */
   def parse(design: String, primes: Seq[BigInt] = Nil): Either[String, MultipassLimbsConfig] =
-    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhytr", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
+    MultipassNames.parse(design, Seq("mpoly"), "kblspowqmhcytr", "a multi-limb multi-pass engine name", grammar, hashQ = true) { o =>
+      require(Set(0, 1).contains(o.int("c", 0)), s"_c${o.int("c", 0)}: _c1 streams the column passes (no corner turns; the rows pass applies the middle twiddles), _c0 (the default) corner-turns each block")
       require(Set(0, 1).contains(o.int("t", 0)), s"_t${o.int("t", 0)}: _t1 runs a batch with the passes overlapped, _t0 (the default) one product at a time")
       val hash = o.opts.get("q")
       val list = primes.mkString(",")
@@ -42,7 +43,7 @@ object MultipassLimbsDesigns {
       val c = MultipassLimbsConfig(o.n, o.n1, limbs = o.int("k", 1), busBits = o.int("b", 256), burstBeats = o.int("l", 2),
         slotBits = o.int("s", 32), lanes = o.int("p", 1), outstanding = o.int("o", 4), limbBits = o.int("w", 0),
         primes = primes, mul = o.mul, halves = o.int("h", 2), ports = o.int("y", 1),
-        batch = o.int("t", 0) == 1, rounds = o.int("r", 1))
+        batch = o.int("t", 0) == 1, rounds = o.int("r", 1), streamed = o.int("c", 0) == 1)
       val right = if (primes.isEmpty) "" else StreamPrimes.hash(primes)
       // The name of these primes: the name as given, its _q<hash> set to theirs (appended when it has none).
       val named = hash.fold(s"${design}_q$right")(h => design.replaceFirst(s"_q$h(?=_|$$)", s"_q$right"))
@@ -98,6 +99,7 @@ ${MultipassManifest.layout(m, c.P, c.limbs)}
   "psis": ${nums(c.limbPsis)},
   "mul": "${c.mul.name}",
   "halves": ${c.halves},
+  "column_mode": "${if (c.streamed) "stream" else "turn"}",
   "columns": {"ntt_lanes": ${fc.nttLanes}, "row_lanes": ${fc.R}, "ntt_latency_cycles": ${fc.shape.latency}, "twiddle_phases": ${fc.phases}, "blocks": ${fc.blocks}},
   "columns_inverse": {"ntt_lanes": ${ic.nttLanes}, "row_lanes": ${ic.R}, "ntt_latency_cycles": ${ic.shape.latency}, "twiddle_phases": ${ic.phases}, "blocks": ${ic.blocks}},
   "rows": {"engine_latency_cycles": ${e0.rows.engine.latency}, "groups": ${e0.rows.groups}},${MultipassManifest.sram(e0.rows.engine, c.engines.size)}

@@ -28,12 +28,18 @@ import modforge.polymul.{LoadedContext, PrimeClass, StreamConfig, StreamMul, Str
   *                    first), its `limb` input saying which; empty: the one prime q
   * @param loaded      the prime's constants are loaded at run time before each pass (`_d1`,
   *                    [[modforge.polymul.ConstChain]]): q is then the reference the generator computes them for
+  * @param streamed    the column passes are streamed (`_c1`, [[StreamedColumnsPass]]): this pass applies the middle
+  *                    twiddles, X = C g^((2 k1 + 1 - n1) j2) and Y likewise before each row's product and the inverse
+  *                    after it ([[RowTwiddleStage]]); P = 1
   * The bus, burst, slot and outstanding parameters are [[MoverConfig]]'s.
   */
 case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, slotBits: Int = 32, lanes: Int = 1,
                       outstanding: Int = 4, limbBits: Int = 0, prime: BigInt = 0, mul: StreamMul = StreamMul.Fast, limb: Int = 0,
-                      runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false) {
+                      runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false,
+                      streamed: Boolean = false) {
   require(!loaded || sequence.isEmpty, "loaded constants take one prime at a time, not limbs in sequence")
+  require(!streamed || lanes == 1, s"lanes = $lanes: the streamed column mode (_c1) runs the rows pass at P = 1")
+  require(!streamed || !loaded, "the streamed column mode (_c1) takes fixed primes, not constants loaded at run time (_d1)")
   require(sequence.isEmpty || prime == 0 || prime == sequence.head, "limbs in sequence give their primes in `sequence`")
   /** The reader's and writer's view: words of a whole beat (e slots), both operands. */
   val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2, limb = limb)
@@ -102,6 +108,8 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
     }
     require(p.bitLength <= w, s"limb $l: q = $p has ${p.bitLength} bits, more than w = $w")
   }
+  /** Each prime's psi of order 2n (the model's, [[modforge.ntt.NttConfig.findPsi]]): the middle twiddles' root. */
+  val psis: Seq[BigInt] = qs.map(p => modforge.ntt.NttConfig.findPsi(n, p))
   /** The reference of the loaded constants (null unless `loaded`): q, the product's psi (order 2n), w. */
   val loadedContext: LoadedContext = if (loaded) LoadedContext(n, q, modforge.ntt.NttConfig.findPsi(n, q), w) else null
   private def log2(x: Int) = 32 - Integer.numberOfLeadingZeros(x - 1)

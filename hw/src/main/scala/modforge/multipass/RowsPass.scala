@@ -63,18 +63,53 @@ class RowsPass(val c: RowsConfig) extends Component {
   if (c.loaded) engine.io.load << io.load
   /** The loaded constants' forms, in chain order (empty unless `loaded`). */
   def loadedForms: Seq[ConstForm] = engine.loadedForms
-  engine.io.in_valid := pairs.io.pairs.valid
-  pairs.io.pairs.ready := engine.io.in_ready
-  engine.io.in_a := pairs.io.pairs.a
-  engine.io.in_b := pairs.io.pairs.b
+  if (!c.streamed) {
+    engine.io.in_valid := pairs.io.pairs.valid
+    pairs.io.pairs.ready := engine.io.in_ready
+    engine.io.in_a := pairs.io.pairs.a
+    engine.io.in_b := pairs.io.pairs.b
+  }
   val results = new RowOutBuffer(c)
-  results.io.results.payload := engine.io.out_c
+  if (!c.streamed) results.io.results.payload := engine.io.out_c
   writer.io.words << results.io.beats
+
+  /** Streamed columns (`_c1`): the middle twiddles around the engine ([[RowTwiddleStage]]), X and Y before it, Z's
+    * inverse after it. The engine then takes its beats from `twIn`'s FIFO (a register's valid, as the pair buffer's)
+    * and gives its results to `twOut`. */
+  class StreamedTwiddles extends Area {
+    val twIn = new RowTwiddleStage(c.n, c.n1, c.n2, c.w, c.mul, c.qs, c.psis, inverse = false, operands = 2)
+    val twOut = new RowTwiddleStage(c.n, c.n1, c.n2, c.w, c.mul, c.qs, c.psis, inverse = true, operands = 1)
+    /** A pass starts (assigned below, once `busy` exists). */
+    val start = Bool()
+    val resultValid = Bool()
+    for (t <- Seq(twIn, twOut)) {
+      t.io.start := start
+      if (c.qs.size > 1) t.io.limb := io.limb
+    }
+    twIn.io.input.valid := pairs.io.pairs.valid
+    pairs.io.pairs.ready := twIn.io.input.ready
+    twIn.io.input.payload(0) := pairs.io.pairs.a
+    twIn.io.input.payload(1) := pairs.io.pairs.b
+    engine.io.in_valid := twIn.io.output.valid
+    twIn.io.output.ready := engine.io.in_ready
+    engine.io.in_a := twIn.io.output.payload(0)
+    engine.io.in_b := twIn.io.output.payload(1)
+    twOut.io.input.valid := resultValid
+    twOut.io.input.payload(0) := engine.io.out_c
+    results.io.results.valid := twOut.io.output.valid
+    results.io.results.payload := twOut.io.output.payload(0)
+    twOut.io.output.ready := results.io.results.ready
+  }
+  val twiddles = c.streamed generate new StreamedTwiddles
+  /** The engine's input: its beats' valid and their fire (a Scala choice: the corner-turn mode's hardware is as before). */
+  private def fedValid: Bool = if (c.streamed) twiddles.twIn.io.output.valid else pairs.io.pairs.valid
+  private def fedFire: Bool = if (c.streamed) twiddles.twIn.io.output.fire else pairs.io.pairs.fire
+  private def resultReady: Bool = if (c.streamed) twiddles.twOut.io.input.ready else results.io.results.ready
 
   // Rows fed to the engine this pass, and the next beat's place in its row.
   val inBeat = Reg(UInt(WrapCounter.bits(c.frame) bits)) init (0)
   val rowsFed = Reg(UInt(log2Up(c.n1 + 1) bits)) init (0)
-  when(pairs.io.pairs.fire) {
+  when(fedFire) {
     WrapCounter.step(inBeat, c.frame)
     when(inBeat === c.frame - 1) { rowsFed := rowsFed + 1 }
   }
@@ -84,10 +119,13 @@ class RowsPass(val c: RowsConfig) extends Component {
     * output freezes its pipeline), for just as long as the row is late. Only while a result is presented does
     * the hold stop the engine; otherwise the phantom goes ahead, as it must when the pipeline has no real beat
     * to hold. `pairs.valid` is a register, so no ready-to-ready loop: the hold ends the cycle the row arrives. */
-  val holdOut = inBeat === 0 && rowsFed =/= 0 && rowsFed =/= c.n1 && !pairs.io.pairs.valid
-  engine.io.out_ready := results.io.results.ready && !holdOut
-  results.io.results.valid := engine.io.out_valid && !holdOut // the beat held is not taken (it is presented again)
+  val holdOut = inBeat === 0 && rowsFed =/= 0 && rowsFed =/= c.n1 && !fedValid
+  engine.io.out_ready := resultReady && !holdOut
+  // the beat held is not taken (it is presented again)
+  if (c.streamed) twiddles.resultValid := engine.io.out_valid && !holdOut
+  else results.io.results.valid := engine.io.out_valid && !holdOut
   val busy = Reg(Bool()) init (False)
+  if (c.streamed) twiddles.start := io.start && !busy
   val done = Reg(Bool()) init (False)
   io.busy := busy
   io.done := done

@@ -39,6 +39,10 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
   val w: Int = shape.limbBits
   val P: Int = shape.lanes
   val F: Int = shape.frame
+  /** Transforms interleaved ([[NttShape.interleave]]) and the ticks of a group of frames: the position counters count
+    * T, an SDF stage of span d has a delay line of d I words, and its tables keep their F / 2d entries. */
+  val I: Int = shape.interleave
+  val T: Int = shape.ticks
   /** Each prime's twiddles; `tw` the first's (the only one's). */
   val tws: Seq[StreamTwiddles] = primes.primes.zip(psis).map { case (p, r) => StreamTwiddles(shape.n, p, r) }
   val tw: StreamTwiddles = tws.head
@@ -68,19 +72,19 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
     * `upper` the first half's factor), x itself otherwise; latency 1 + Lm. `o`: x's offset. */
   def sdfMul(x: UInt, o: Int, d: Int, table: Seq[Seq[BigInt]], upper: Option[Seq[BigInt]], scale: Int = 1): UInt = {
     if (shape.splitTable(table.head.size)) return sdfMulSplit(x, o, d, table, upper)
-    val pos = Phase(F, o, phaseReset())
+    val pos = Phase(T, o, phaseReset())
     val second = pos(log2(d))
-    def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(F) - log2(d) - 1))
+    def block(p: UInt) = (p >> (log2(d) + 1)).resize(math.max(1, log2(T) - log2(d) - 1))
     // table(l): prime l's table (one prime: the table itself). Loaded at run time (`scale`: the NTT size whose
     // inverse the inverse's last stage folds in), every table is read through index copies.
     val (t, tr) =
       if (primes.loaded) {
         require(o >= 1 || table.head.size == 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
-        mul.lookupLoaded(table.head, scale, block(Phase(F, o - 1, phaseReset())))
+        mul.lookupLoaded(table.head, scale, block(Phase(T, o - 1, phaseReset())))
       } else if (table.head.size < TwiddleMul.copiedFrom) mul.lookupOf(table, block(pos))
       else {
         require(o >= 1, s"a $d-span stage's table read at offset $o: its index copies need offset >= 1")
-        mul.lookupCopiedOf(table, block(Phase(F, o - 1, phaseReset())))
+        mul.lookupCopiedOf(table, block(Phase(T, o - 1, phaseReset())))
       }
     val (tSel, trSel) = upper match {
       case Some(u) if primes.loaded => val (w0, r0) = mul.pairOf(u, scale); (Mux(second, t, w0), Mux(second, tr, r0))
@@ -113,15 +117,15 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
     def read(t: Seq[Seq[BigInt]], at: Int, part: UInt => UInt): (UInt, UInt) =
       if (primes.loaded) {
         require(at >= 1, s"a $d-span stage's table read at offset $at: its index copies need offset >= 1")
-        mul.lookupLoaded(t.head, 1, part(block(Phase(F, at - 1, phaseReset()))))
-      } else if (t.head.size < TwiddleMul.copiedFrom) mul.lookupOf(t, part(block(Phase(F, at, phaseReset()))))
+        mul.lookupLoaded(t.head, 1, part(block(Phase(T, at - 1, phaseReset()))))
+      } else if (t.head.size < TwiddleMul.copiedFrom) mul.lookupOf(t, part(block(Phase(T, at, phaseReset()))))
       else {
         require(at >= 1, s"a $d-span stage's table read at offset $at: its index copies need offset >= 1")
-        mul.lookupCopiedOf(t, part(block(Phase(F, at - 1, phaseReset()))))
+        mul.lookupCopiedOf(t, part(block(Phase(T, at - 1, phaseReset()))))
       }
     val (ta, tra) = read(as, o, i => (i >> m).resize(math.max(1, b - m)))
     val (tb, trb) = read(bs, o + Lm, i => i.resize(math.max(1, m)))
-    val second = Phase(F, o, phaseReset())(log2(d))
+    val second = Phase(T, o, phaseReset())(log2(d))
     val x1 = RegNext(x)
     // One twiddle register per multiplier (KeepReg), as in sdfMul.
     val pa = mul(x1, modforge.KeepReg(ta), modforge.KeepReg(tra))
@@ -139,7 +143,7 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
   def sdfButterflies(xs: Seq[UInt], o: Int, d: Int, upper: (UInt, UInt) => UInt, lower: (UInt, UInt) => UInt): Seq[UInt] = {
     // Each lane's own copy of the half-block select, registered from the position one tick ahead
     // (KeepReg: one shared select drove 2 P w multiplexers); it may be wrong for one tick after reset, on empty beats.
-    val ahead = Phase(F, o - 1, phaseReset())(log2(d))
+    val ahead = Phase(T, o - 1, phaseReset())(log2(d))
     val dlIn = Seq.fill(xs.size)(UInt(w bits))
     val line = DelayLine(Cat(dlIn).asUInt, d, shape.store, ticks)
     lines += LineUse(d, xs.size * w, DelayLine.useMacros(shape.store, d))
@@ -172,11 +176,11 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
         }
         o += Lm + 1
       } else {
-        val d = span
-        val blocks = F / (2 * d)
+        val d = span * I // interleaved: the pair's points are span I ticks apart
+        val blocks = F / (2 * span)
         val m = x.map(lanes => (0 until P).map(j => sdfMul(lanes(j), o, d, tws.map(t => (0 until blocks).map(i => t.fwd(s, j * blocks + i))), None)))
-        x = sdfButterflies(m.flatten, o + 1 + Lm + splitExtra(d), d, arith.add, arith.sub).grouped(P).toSeq
-        o += 1 + Lm + splitExtra(d) + d + 1
+        x = sdfButterflies(m.flatten, o + 1 + Lm + splitExtra(span), d, arith.add, arith.sub).grouped(P).toSeq
+        o += 1 + Lm + splitExtra(span) + d + 1
       }
     }
     (x, o)
@@ -202,14 +206,14 @@ class NttPipelines(val shape: NttShape, val primes: PrimeChoice, psis: Seq[BigIn
         }
         x = y.toSeq; o += 1 + Lm
       } else {
-        val d = span
+        val d = span * I // interleaved: the pair's points are span I ticks apart
         val bs = sdfButterflies(x, o, d, arith.add, arith.sub)
         x = (0 until P).map { j =>
-          val blocks = F / (2 * d)
+          val blocks = F / (2 * span)
           sdfMul(bs(j), o + d + 1, d, tws.map(t => (0 until blocks).map(i => t.inv(r, j * blocks + i))), if (last) Some(tws.map(_.nInv)) else None,
             if (last) shape.n else 1)
         }
-        o += d + 1 + 1 + Lm + splitExtra(d)
+        o += d + 1 + 1 + Lm + splitExtra(span)
       }
     }
     (x, o)

@@ -16,7 +16,9 @@ import spinal.lib.Delay
   *                   while a pipeline holds more than `tableWords` ([[NttShape.loadedTableWords]] for the engines)
   */
 case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMul.Fast, store: LineStore = LineStore.Auto,
-                    primes: Int = 1, tableWords: Int = NttShape.tableWordsMax, loaded: Boolean = false) {
+                    primes: Int = 1, tableWords: Int = NttShape.tableWordsMax, loaded: Boolean = false,
+                    interleave: Int = 1) {
+  require(interleave >= 1 && (interleave & (interleave - 1)) == 0, s"interleave = $interleave: a power of two is needed")
   require(!loaded || primes == 1, "loaded twiddles are one prime's at a time")
   require(primes >= 1, s"primes = $primes: a pipeline serves at least one prime")
   require(n >= 2 && (n & (n - 1)) == 0, s"NTT of $n points: a power of two from 2 is needed")
@@ -25,6 +27,8 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
   val logP: Int = Integer.numberOfTrailingZeros(lanes)
   /** Beats per frame of n points. */
   val frame: Int = n / lanes
+  /** Ticks of a group of `interleave` frames, point by point: what the flow control counts as one frame. */
+  val ticks: Int = frame * interleave
   /** The Shoup multiplier (twiddle products) is one bit wider than a limb: Algorithm 3 wants 2q < 2^k. */
   val shoupK: Int = limbBits + 1
   val shoupLatency: Int = mul.shoupLatency(shoupK)
@@ -36,7 +40,7 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
     * the pipeline advances every cycle, forward or inverse alike. The delay lines of one pipeline sum to
     * n/P - 1; an SDF stage adds a twiddle register, the multiplier and the butterfly's output register; a
     * lane-pair stage the multiplier and the butterfly's output register. */
-  def latency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + frame - 1 + splitStages * shoupLatency
+  def latency: Int = (logN - logP) * (shoupLatency + 2) + logP * (shoupLatency + 1) + (frame - 1) * interleave + splitStages * shoupLatency
 
   /** Whether an SDF stage whose table has `blocks` entries a prime (F / 2d for span d) takes its twiddle in two
     * factors ([[NttPipelines]]' `sdfMulSplit`): x psi^e(i) = (x A[i_hi]) B[i_lo], one more Shoup multiplier and its
@@ -66,8 +70,8 @@ case class NttShape(n: Int, lanes: Int, limbBits: Int, mul: StreamMul = StreamMu
   def splitStages: Int = (0 until logN).map(1 << _).filter(_ < frame).count(d => splitTable(frame / (2 * d)))
 
   /** Depths of the forward pipeline's delay lines, stage by stage (n/2^(s+1) below n/P), and the inverse's (2^r below n/P). */
-  def forwardLines: Seq[Int] = (0 until logN).map(s => n >> (s + 1)).filter(_ < frame)
-  def inverseLines: Seq[Int] = (0 until logN).map(1 << _).filter(_ < frame)
+  def forwardLines: Seq[Int] = (0 until logN).map(s => n >> (s + 1)).filter(_ < frame).map(_ * interleave)
+  def inverseLines: Seq[Int] = (0 until logN).map(1 << _).filter(_ < frame).map(_ * interleave)
 
   /** Shoup multipliers of one pipeline: one per lane in an SDF stage (two in a split one), one per lane pair in a lane-pair
     * stage (without the inverse's N^-1 on a lane-pair last stage, [[StreamConfig.shoupPerLimb]]). */

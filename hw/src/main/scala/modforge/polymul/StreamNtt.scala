@@ -18,17 +18,20 @@ import spinal.lib.Delay
   * @param primes q, or with the multi-pass engine's limbs in sequence each limb's prime, `sel` choosing ([[PrimeChoice]])
   * @param psis  for each prime any primitive 2n-th root of unity mod it
   * @param free the free clock domain, for the delay lines in macros ([[DelayLine]])
+  * @param operands forward only: pipelines in lockstep, one per operand, their delay lines shared ([[NttPipelines]]'s
+  *                 `forward`); `x` and `y` carry operand o's lanes at o P + j. The streamed `columns` pass (a and b).
   */
 class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean, free: ClockDomain,
-                loaded: LoadedContext = null) extends Component {
+                loaded: LoadedContext = null, operands: Int = 1) extends Component {
+  require(operands == 1 || !inverse, "operands in lockstep: forward pipelines only")
   require(loaded == null || (primes.size == 1 && shape.loaded), "loaded constants: one prime, the shape's loaded tables")
   /** One prime (every use but the multi-pass engine's limbs in sequence). */
   def this(shape: NttShape, q: BigInt, psi: BigInt, inverse: Boolean, free: ClockDomain) = this(shape, Seq(q), Seq(psi), inverse, free)
   val q: BigInt = primes.head
   val psi: BigInt = psis.head
   val io = new Bundle {
-    val x = in Vec (UInt(shape.limbBits bits), shape.lanes)
-    val y = out Vec (UInt(shape.limbBits bits), shape.lanes)
+    val x = in Vec (UInt(shape.limbBits bits), shape.lanes * operands)
+    val y = out Vec (UInt(shape.limbBits bits), shape.lanes * operands)
     /** The tick (the clock runs in ticks only), for the delay lines in macros. */
     val tick = in Bool ()
     /** A first-level reset copy (on the free clock), the source of the position counters' own copies. */
@@ -47,7 +50,7 @@ class StreamNtt(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigI
     psis, free, io.tick, io.resetSource)
   val (result, latency) =
     if (inverse) pipes.inverse(io.x.toList, 0)
-    else pipes.forward(Seq(io.x.toList)) match { case (Seq(y), o) => (y, o) }
+    else pipes.forward(io.x.toList.grouped(shape.lanes).toSeq) match { case (ys, o) => (ys.flatten, o) }
   require(latency == shape.latency, s"StreamNtt latency $latency, NttShape says ${shape.latency}")
   io.y := Vec(result)
   if (chain != null) chain.finish(io.loadOut)

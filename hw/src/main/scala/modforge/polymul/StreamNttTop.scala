@@ -16,11 +16,12 @@ import spinal.lib.Delay
   * beat, as [[StreamPolymul]] does with its latency.
   */
 class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[BigInt], val inverse: Boolean,
-                   val loaded: LoadedContext = null) extends Component {
+                   val loaded: LoadedContext = null, val operands: Int = 1) extends Component {
   def this(shape: NttShape, q: BigInt, psi: BigInt, inverse: Boolean) = this(shape, Seq(q), Seq(psi), inverse)
   val q: BigInt = primes.head
   val psi: BigInt = psis.head
-  private val width = shape.lanes * shape.limbBits
+  /** `operands` forward pipelines in lockstep ([[StreamNtt]]): operand o's lanes above the ones before it. */
+  private val width = shape.lanes * shape.limbBits * operands
   val io = new Bundle {
     val in_valid = in Bool ()
     val in_ready = out Bool ()
@@ -42,7 +43,7 @@ class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[B
   private val (firstLevel, resets) = StreamControl.resetTree(3)
   private val resetting = rawReset || firstLevel(0) || resets(0)
   val control = new ClockingArea(ClockDomain.current.copy(reset = resets(0))) {
-    val ctrl = new StreamControl(shape.frame, shape.latency)
+    val ctrl = new StreamControl(shape.ticks, shape.latency)
   }
   val ctrl = control.ctrl
   ctrl.io.inValid := io.in_valid
@@ -55,13 +56,13 @@ class StreamNttTop(val shape: NttShape, val primes: Seq[BigInt], val psis: Seq[B
   val datapath = new ClockingArea(modforge.ClockGate.domain(tick)) {
     val x = RegNext(io.in_x)
     val unit = new ClockingArea(ClockDomain.current.copy(reset = resets(2))) {
-      val ntt = new StreamNtt(shape, primes, psis, inverse, free.copy(reset = resets(2)), loaded)
+      val ntt = new StreamNtt(shape, primes, psis, inverse, free.copy(reset = resets(2)), loaded, operands)
     }.ntt
     if (primes.size > 1) unit.io.sel := io.sel
     if (loaded != null) { unit.io.load << io.load; io.load_out := unit.io.loadOut }
     unit.io.tick := tick
     unit.io.resetSource := firstLevel(2)
-    for (j <- 0 until shape.lanes) unit.io.x(j) := x(j * shape.limbBits, shape.limbBits bits)
+    for (j <- 0 until shape.lanes * operands) unit.io.x(j) := x(j * shape.limbBits, shape.limbBits bits)
     io.out_y := Cat(unit.io.y).asUInt // Cat of a Seq: its first element in the low bits
   }
 

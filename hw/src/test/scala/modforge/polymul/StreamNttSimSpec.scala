@@ -47,8 +47,10 @@ class StreamNttPair(val shape: NttShape, val q: BigInt, val psi: BigInt) extends
   */
 class StreamNttSimSpec extends AnyFunSuite {
   // (since 2026-11-29 test-long only: make test runs these units inside the streaming engines' cocotb benches)
-  private val cases: Seq[(Int, Int, Int)] = TestTier.pick(Nil,
-    Seq((16, 2, 21), (64, 1, 21), (16, 1, 17), (64, 2, 31), (256, 1, 21), (256, 2, 21)))
+  // (n, P, w, I): I > 1 interleaves I transforms point by point (NttShape.interleave, the streamed column passes).
+  private val cases: Seq[(Int, Int, Int, Int)] = TestTier.pick(Nil,
+    Seq((16, 2, 21, 1), (64, 1, 21, 1), (16, 1, 17, 1), (64, 2, 31, 1), (256, 1, 21, 1), (256, 2, 21, 1),
+      (16, 1, 17, 4), (32, 1, 21, 8), (16, 2, 21, 2)))
 
   /** The largest w-bit prime = 1 mod 2n, and a primitive 2n-th root of unity that is not findPsi's
     * (its cube: an odd power of a primitive 2n-th root is one). */
@@ -90,15 +92,30 @@ class StreamNttSimSpec extends AnyFunSuite {
     assert(inverseDirect(forwardDirect(x, q, psi), q, psi) == x)
   }
 
-  for ((n, p, w) <- cases) {
-    val shape = NttShape(n, p, w, StreamMul.Paper)
+  /** I transforms of n points as one stream group of n I values in the streams' layout: lane j's tick t carries point
+    * j n/P + t / I of transform t mod I, at j (n/P) I + t. */
+  def interleave(xs: Seq[Seq[BigInt]], p: Int): Seq[BigInt] = {
+    val (i, n) = (xs.size, xs.head.size)
+    val f = n / p
+    Seq.tabulate(n * i) { pos => val (j, t) = (pos / (f * i), pos % (f * i)); xs(t % i)(j * f + t / i) }
+  }
+  def deinterleave(g: Seq[BigInt], i: Int, p: Int): Seq[Seq[BigInt]] = {
+    val n = g.size / i
+    val f = n / p
+    Seq.tabulate(i, n)((c, pt) => g((pt / f) * f * i + (pt % f) * i + c))
+  }
+
+  for ((n, p, w, il) <- cases) {
+    val shape = NttShape(n, p, w, StreamMul.Paper, interleave = il)
     val (q, psi) = primeAndRoot(n, w)
-    val F = shape.frame
-    test(s"ntt_${n}_s${p}_w$w (q = $q): forward and inverse, ${F} cycles a frame, latency ${shape.latency}, back to back, gaps and stalls") {
+    val F = shape.ticks
+    val N = n * il // values of one stream group: il transforms
+    val ilName = if (il > 1) s"_i$il" else ""
+    test(s"ntt_${n}_s${p}_w$w$ilName (q = $q): forward and inverse, ${F} cycles a frame, latency ${shape.latency}, back to back, gaps and stalls") {
       val sim = SimConfig
         .withConfig(ModforgeSpinal.config(new File(ModMulSim.buildDir, "simWorkspace/rtl").getPath))
         .workspacePath(new File(ModMulSim.buildDir, "simWorkspace").getPath)
-        .workspaceName(s"stream_ntt_${n}_s${p}_w$w")
+        .workspaceName(s"stream_ntt_${n}_s${p}_w$w$ilName")
         .compile(SramSimModel(true) on new StreamNttPair(shape, q, psi))
       sim.doSim(seed = 7) { dut =>
         val rnd = new Random(n * 10 + p)
@@ -121,7 +138,7 @@ class StreamNttSimSpec extends AnyFunSuite {
           var beatIn, beatOut, cycle = 0
           var idle = gap()
           val acceptAt, readAt = scala.collection.mutable.ArrayBuffer[Int]()
-          val got = Array.fill(count, n)(BigInt(-1))
+          val got = Array.fill(count, N)(BigInt(-1))
           while (beatOut < count * F) {
             assert(cycle < 200 * F * count + 10 * shape.latency + 1000, "no progress")
             val iv = beatIn < count * F && idle == 0 && rnd.nextDouble() >= inStall
@@ -159,25 +176,29 @@ class StreamNttSimSpec extends AnyFunSuite {
         }
         def check(what: String, got: Seq[Seq[BigInt]], want: Seq[Seq[BigInt]]): Unit =
           for (k <- want.indices) {
-            val bad = (0 until n).filter(i => got(k)(i) != want(k)(i))
-            if (bad.nonEmpty) fail(s"$what, frame $k: ${bad.size} of $n points wrong, first at position ${bad.head}: ${got(k)(bad.head)}, want ${want(k)(bad.head)}")
+            val bad = (0 until N).filter(i => got(k)(i) != want(k)(i))
+            if (bad.nonEmpty) fail(s"$what, group $k: ${bad.size} of $N values wrong, first at stream position ${bad.head}: ${got(k)(bad.head)}, want ${want(k)(bad.head)}")
           }
+        // A group of il transforms; the oracles apply to each transform of a group alone.
+        def groups(k: Int, make: () => Seq[BigInt]) = Seq.fill(k)(interleave(Seq.fill(il)(make()), p))
+        def each(gs: Seq[Seq[BigInt]], f: Seq[BigInt] => Seq[BigInt]) = gs.map(g => interleave(deinterleave(g, il, p).map(f), p))
+        val edgeGroups = edges.map(e => interleave(Seq.tabulate(il)(c => if (c == 0) e else edges((edges.indexOf(e) + c) % edges.size)), p))
 
         // Forward: the edge frames and random ones back to back, then with gaps and stalls.
-        val xs1 = edges ++ Seq.fill(3)(random())
+        val xs1 = edgeGroups ++ groups(3, random)
         val (y1, acc1, rd1) = run(f, xs1, 0.0, 0.0, () => 0)
         checkSchedule("forward", acc1, rd1)
-        check("forward back to back", y1, xs1.map(forwardDirect(_, q, psi)))
-        val xs2 = Seq.fill(5)(random()) :+ Seq.fill(n)(q - 1)
+        check("forward back to back", y1, each(xs1, forwardDirect(_, q, psi)))
+        val xs2 = groups(5, random) :+ interleave(Seq.fill(il)(Seq.fill(n)(q - 1)), p)
         val (y2, _, _) = run(f, xs2, 0.3, 0.3, () => if (rnd.nextBoolean()) rnd.nextInt(2 * F + 3) else 0)
-        check("forward with gaps and stalls", y2, xs2.map(forwardDirect(_, q, psi)))
+        check("forward with gaps and stalls", y2, each(xs2, forwardDirect(_, q, psi)))
 
         // Inverse: its own definition on random and edge spectra, back to back; then the forward's
         // results back through it with gaps and stalls: inverse(forward(x)) = x.
-        val ys3 = edges ++ Seq.fill(3)(random())
+        val ys3 = edgeGroups ++ groups(3, random)
         val (x3, acc3, rd3) = run(i, ys3, 0.0, 0.0, () => 0)
         checkSchedule("inverse", acc3, rd3)
-        check("inverse back to back", x3, ys3.map(inverseDirect(_, q, psi)))
+        check("inverse back to back", x3, each(ys3, inverseDirect(_, q, psi)))
         val (x4, _, _) = run(i, y1 ++ y2, 0.3, 0.3, () => if (rnd.nextBoolean()) rnd.nextInt(2 * F + 3) else 0)
         check("inverse(forward(x)) with gaps and stalls", x4, xs1 ++ xs2)
       }
