@@ -31,3 +31,22 @@ def generated():
 def test_streamed_engine(generated):
     assert test_multipass_engine.OUT == OUT
     check_engine(ENGINE)
+
+
+BATCH = "mpoly_1024_x16_b256_l1_s32_p1_mpaper_c1_t1"
+
+
+@pytest.fixture(scope="session")
+def generated_batch():
+    import test_multipass_batch
+    generate(test_multipass_batch.OUT, [BATCH, SEQUENCE])
+    return True
+
+
+@pytest.mark.parametrize("design", [BATCH, SEQUENCE])
+def test_streamed_batch(generated_batch, design):
+    """A batch of four products, the passes overlapped (each product's memory against the model's image in stream mode,
+    the bursts per unit and product, the order of passes), then with every AXI channel paused in 30% of cycles and with
+    B slow; two limbs in sequence through one engine (_r2: each pass's primes chosen by its limb)."""
+    import test_multipass_batch
+    test_multipass_batch.test_batch(True, design)

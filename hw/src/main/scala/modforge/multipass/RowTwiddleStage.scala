@@ -53,6 +53,9 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
   // Two levels of the limb's copies (PrimeChoice), steady from the pass's start; the seeds wait `settle` cycles for them.
   private val current = if (S > 1) PrimeChoice(qs, io.limb, 2) else PrimeChoice.one(qs.head)
   private val barrettConsts = qs.map(p => Precompute.barrett(w, p))
+  // Picked here, not inside a `when`: with limbs in sequence a pick builds the select's register copies.
+  private val g2 = current.pick(g2s, w)
+  private val rho0 = current.pick(rho0s, w)
   /** a b mod q, both variable: the streaming engine's BarrettOpt, as [[MiddleTwiddleStage]]'s. */
   private def barrett(a: UInt, b: UInt, valid: Bool): (UInt, Bool) = {
     val m = mul.barrett(w)
@@ -90,7 +93,7 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
     waiting := True
     opValid := True
     opA := Mux(step === D + 1, rhoFill, prev)
-    opB := Mux(step === D + 1, current.pick(g2s, w), rhoFill)
+    opB := Mux(step === D + 1, g2, rhoFill)
   }
   val (seedOut, seedValid) = barrett(opA, opB, opValid)
   when(seedValid) {
@@ -152,6 +155,6 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
   }
   when(settle =/= 0) {
     settle := settle - 1
-    when(settle === 1) { rhoFill := current.pick(rho0s, w); launch() }
+    when(settle === 1) { rhoFill := rho0; launch() }
   }
 }
