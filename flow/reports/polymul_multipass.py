@@ -23,6 +23,10 @@ Table I set of the same n, one row:
   state; otherwise one product's promise), f_clk from the tt critical path, post-synthesis. bytes: 9 n L' s / 8, the
   passes' traffic (s the slot bits), L' = copies x L_d the limbs the copies run (L or more: a design has no run-time
   limb count, so a set of fewer limbs than the copies hold still runs them all). The bandwidth needed is bytes x f_clk / cycles.
+- **Products at once:** where a product's copies take at most half of 25 mm2, floor(25 / their area) groups of them
+  run that many products of a batch at once, each copy with its own port (the figure of merit is products per second
+  within 25 mm2); the time per product is then the engine's cycles / f_clk over the groups, or the bytes of one product
+  over B if larger (all groups share the memory's B), and the bandwidth needed grows with the groups.
 - **Primes loaded at run time** (`_d1`, manifest `loaded`): one synthesis serves every set of its n. Copies: as many
   as fit 25 mm2 (at most L), a port each, each running ceil(L / copies) limbs one after another; cycles = that many
   times the steady cycles of a limb (`steady_cycles_per_item`, its constants' loads included); bytes = L x
@@ -51,7 +55,7 @@ KINDS = ("multipass_engine", "multipass_batch", "multipass_limbs")
 AREA_BUDGET_MM2 = 25.0
 MEMORIES = {"hbm2_256": 256e9, "ddr4_25_6": 25.6e9}
 GOALS = {1024: 3.0, 2048: 1.5, 4096: 1.5}   # the issue's ratios; 3x at every n >= 8192
-CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "hierarchical", "area_mm2", "clock_mhz", "cycles_per_product",
+CSV_FIELDS = ["n", "logq", "design", "kind", "limbs", "copies", "products_at_once", "hierarchical", "area_mm2", "clock_mhz", "cycles_per_product",
               "engine_us", "bytes_per_product", "time_us_hbm2_256", "time_us_ddr4_25_6", "bandwidth_needed_gbs",
               "tfhe_ntt_us", "tfhe_ntt_cpu", "tfhe_ntt_extensions", "ratio_vs_tfhe_ntt", "goal", "fits_25mm2", "limit",
               "misses", "synthesized", "products_per_s_per_mm2", "ratio_in_sequence_25mm2"]
@@ -158,7 +162,7 @@ def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> 
                              f"loaded at run time); glue not synthesized" if copies > 1 else
                              f"no: the design as synthesized, its {L} limbs' primes loaded at run time, one after another"),
             **measured_fields(area, f_mhz, cycles, engine_us, nbytes, times, base, ratio, goal, limit, misses, r, kept_note),
-            "ratio_in_sequence_25mm2": None,
+            "ratio_in_sequence_25mm2": None, "products_at_once": 1,
         })
     return out
 
@@ -176,14 +180,18 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
     out = []
     for n, logq, L in sets_of(d, m, sets, out):
         copies = math.ceil(L / ld)
-        engine_us = cycles / f_mhz
+        # Products at once: where one product's copies fit 25 mm2 more than once, each further group of copies runs
+        # another product of the batch (products per second within 25 mm2, the issue's figure of merit; each group a
+        # port of its own per copy, as the copies of one product have).
+        groups = max(1, math.floor(AREA_BUDGET_MM2 / (copies * area_mm2))) if copies * area_mm2 <= AREA_BUDGET_MM2 else 1
+        engine_us = cycles / f_mhz / groups
         # The limbs the hardware runs: every limb of every copy (a design of more limbs than the set needs, e.g.
         # one engine of 29 limbs in sequence serving the n = 32768 sets, runs all of them: no run-time limb count).
         nbytes = 9 * n * copies * ld * m["slot_bits"] // 8
         times = {k: max(engine_us, nbytes / b * 1e6) for k, b in MEMORIES.items()}
         base = pi.baselines(store, n, logq)
         ratio = base["tfhe_ntt_us"] / times["hbm2_256"] if base["tfhe_ntt_us"] else None
-        area = copies * area_mm2
+        area = copies * groups * area_mm2
         goal = GOALS.get(n, 3.0)
         # The passes' own cycles (lanes and fills); above them, the cycles are the engine's AXI port's beats.
         # (With limbs in sequence a product is `rounds` items, each the passes' cycles.)
@@ -191,7 +199,8 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
             a + b for a, b in zip(m["model_cycles"], m["fill_cycles"]))) * m.get("rounds", 1)
         limit = ("area" if area > AREA_BUDGET_MM2 else
                  "bandwidth" if nbytes / MEMORIES["hbm2_256"] * 1e6 > engine_us else
-                 "the engine's AXI port (bus width)" if cycles > passes else "cycles at the clock (lanes)")
+                 "the engine's AXI port (bus width)" if cycles > passes else
+                 "cycles at the clock (lanes)" + (f", {groups} products at once in 25 mm2" if groups > 1 else ""))
         misses, seq = [], None
         rounds = m.get("rounds", 1)
         if area > AREA_BUDGET_MM2:
@@ -204,15 +213,21 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
                               f"product: {seq['ratio']:.2f}x")
         if ratio is not None and ratio < goal:
             misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x")
+        total = copies * groups
+        seq_words = (f"its limbs in sequence, {rounds} through each of its {m['engines']} engine"
+                     f"{'s' if m['engines'] > 1 else ''}") if rounds > 1 else ""
+        if copies > 1:
+            how = (f"{copies} copies of the synthesized {ld}-limb design" + (f" ({seq_words})" if seq_words else "")
+                   + ", a port each; glue not synthesized; the copies' primes differ")
+        else:
+            how = "the design as synthesized" + (f", {seq_words}" if seq_words else "")
+        if groups > 1:
+            how = f"{groups} products at once, each on {how}" + ("" if copies > 1 else ", a port each; glue not synthesized")
+        elif copies == 1:
+            how = "no: " + how
         out.append({
-            "n": n, "logq": logq, "design": d, "kind": m["kind"].removeprefix("multipass_") + (", limbs in sequence" if rounds > 1 else ""), "limbs": L, "copies": copies,
-            "hierarchical": (f"{copies} copies of the synthesized {ld}-limb design"
-                             + (f" (its limbs in sequence, {rounds} through each of its {m['engines']} engine"
-                                f"{'s' if m['engines'] > 1 else ''})" if rounds > 1 else "")
-                             + ", a port each; glue not synthesized; the copies' primes differ") if copies > 1 else
-                            ("no: the design as synthesized" + (f", its {ld} limbs in sequence, {rounds} through each of "
-                                                                f"its {m['engines']} engine{'s' if m['engines'] > 1 else ''}"
-                                                                if rounds > 1 else "")),
+            "n": n, "logq": logq, "design": d, "kind": m["kind"].removeprefix("multipass_") + (", limbs in sequence" if rounds > 1 else ""), "limbs": L, "copies": total,
+            "products_at_once": groups, "hierarchical": how,
             **measured_fields(area, f_mhz, cycles, engine_us, nbytes, times, base, ratio, goal, limit, misses, r, kept_note),
             "ratio_in_sequence_25mm2": round(seq["ratio"], 4) if seq and seq["ratio"] else None,
         })

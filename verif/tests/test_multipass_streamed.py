@@ -50,3 +50,34 @@ def test_streamed_batch(generated_batch, design):
     B slow; two limbs in sequence through one engine (_r2: each pass's primes chosen by its limb)."""
     import test_multipass_batch
     test_multipass_batch.test_batch(True, design)
+
+
+# Primes loaded at run time (_d1): the NTTs' and the rows' middle-twiddle constants in the units' chains, loaded before
+# each pass from the host's image (verif/polymul/multipass_loaded.py). Limbs none of which is the design's reference
+# prime, as test_multipass_loaded.py's: 30, 26 and 20 bits, all = 1 mod 2048; SEAL's 27-bit n = 1024 prime and a 17-bit one.
+LOADED = "mpoly_1024_x16_b256_l1_s32_p1_mpaper_c1_t1_d1"
+
+
+@pytest.fixture(scope="session")
+def generated_loaded():
+    import test_multipass_loaded
+    generate(test_multipass_loaded.OUT, [LOADED])
+    return True
+
+
+@pytest.mark.parametrize("test, primes", [
+    ("batch_no_pauses", "1073698817,67090433,1032193"),
+    ("batch_back_pressure", f"{0x7E00001},114689"),
+])
+def test_streamed_loaded(generated_loaded, test, primes):
+    import test_multipass_loaded
+    from multipass_runs import run
+    m, records = run(test_multipass_loaded.OUT, LOADED, "multipass_batch_bench", "batch", (test,), testcase=test,
+                     extra_env={"MODFORGE_BATCH": "4", "MODFORGE_PRIMES": primes})
+    assert m["column_mode"] == "stream"
+    for r in records[test]:
+        assert r["limbs"] == len(primes.split(","))
+        print(f"{LOADED} {r['test']}: {r['count']} products of {r['limbs']} limbs in {r['cycles']} cycles; the promise "
+              f"{r['promise']} (ratio {r['ratio']})")
+        if r["count"] and r["pause"] == 0:
+            assert 0.95 * r["promise"] <= r["cycles"] < 1.05 * r["promise"], f"without pauses not within 5% of the promise: {r}"

@@ -135,3 +135,21 @@ def test_loaded_design_rows(build):
     assert big["copies"] == 5 and big["fits_25mm2"] and big["cycles_per_product"] == 9000
     assert big["ratio_vs_tfhe_ntt"] == pytest.approx(132.0 / 90.0, rel=1e-3)
     assert big["limit"] == "cycles at the clock (lanes)"
+
+
+def test_products_at_once(build, monkeypatch):
+    """A product's copies in at most half of 25 mm2: floor(25 / their area) groups run that many products at once, the
+    time per product the engine's over the groups (the bytes of one product over B still bound it), the bandwidth
+    needed times the groups, the area the groups'. 2 limbs of 5 mm2 (10 mm2 a product): 2 products at once."""
+    (d, m), = pm.designs()
+    r, = pm.rows_of(d, m, [(8192, 58)], None)            # two 30-bit primes make Q >= 2^58
+    assert r["limbs"] == 2 and r["products_at_once"] == 2 and r["copies"] == 4
+    assert r["area_mm2"] == pytest.approx(20.0)
+    assert r["engine_us"] == pytest.approx(22.0)         # 4,400 cycles at 100 MHz, two products at once
+    assert r["time_us_hbm2_256"] == pytest.approx(22.0)
+    nbytes = 9 * 8192 * 2 * 4
+    assert r["bytes_per_product"] == nbytes
+    assert r["bandwidth_needed_gbs"] == pytest.approx(nbytes / 22.0 / 1e3, rel=1e-3)
+    assert r["ratio_vs_tfhe_ntt"] == pytest.approx(6.0)
+    assert r["limit"] == "cycles at the clock (lanes), 2 products at once in 25 mm2"
+    assert r["hierarchical"].startswith("2 products at once, each on 2 copies of the synthesized 1-limb design")

@@ -52,8 +52,6 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
                          runtimeBase: Boolean = false, sequence: Seq[BigInt] = Nil, loaded: Boolean = false,
                          streamed: Boolean = false) {
   require(!streamed || lanes == 1, s"lanes = $lanes: the streamed column passes (_c1) take one coefficient of each operand a cycle (P = 1)")
-  require(!streamed || !loaded, "the streamed column passes (_c1) take fixed primes (limbs in sequence or one), not constants loaded at " +
-    "run time (_d1): drop _c1 or _d1")
   require(!loaded || sequence.isEmpty, "loaded constants take one prime at a time, not limbs in sequence")
   private def log2(x: Int) = Integer.numberOfTrailingZeros(x)
 
@@ -118,7 +116,8 @@ case class ColumnsConfig(n: Int, n1: Int, inverse: Boolean = false, busBits: Int
   val r1: BigInt = psi.modPow(n2, q)
   /** The NTT unit: n1 points, the unit's lanes, w bits. */
   val shape: NttShape =
-    if (loaded) NttShape(n1, nttLanes, w, mul, tableWords = NttShape.loadedTableWords, loaded = true)
+    if (loaded && streamed) NttShape(n1, 1, w, mul, LineStore.Flops, tableWords = NttShape.loadedTableWords, loaded = true, interleave = be)
+    else if (loaded) NttShape(n1, nttLanes, w, mul, tableWords = NttShape.loadedTableWords, loaded = true)
     else if (streamed) NttShape(n1, 1, w, mul, LineStore.Flops, primes = qs.size, interleave = be)
     else NttShape(n1, nttLanes, w, mul, primes = qs.size)
   /** The reference of the loaded constants (null unless `loaded`): q, psi (order 2n), w. */

@@ -1,7 +1,7 @@
 package modforge.multipass
 
 import modforge.modmul.Precompute
-import modforge.polymul.{ConstKind, PrimeChoice, StreamMul}
+import modforge.polymul.{ConstChain, ConstForm, ConstKind, LoadedContext, PrimeChoice, StreamMul}
 import spinal.core._
 import spinal.lib._
 
@@ -22,9 +22,14 @@ import spinal.lib._
   * only, about (D + 1) (L + 2) cycles after `start`.
   *
   * Multipliers: `operands` for the data, one for the chains, one for the seeds; state: 2 (D + 2) words.
+  *
+  * With `loaded` (`_d1`): the prime's constants (g^(1 - n1), g^2 and the BarrettOpt's) are cells of a chain loaded at
+  * run time ([[modforge.polymul.ConstChain]]) between passes, their forms powers of the context's psi; a pass's seeds
+  * are computed from them at `start`, as always.
   */
 class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[BigInt], psis: Seq[BigInt],
-                      inverse: Boolean, operands: Int) extends Component {
+                      inverse: Boolean, operands: Int, loaded: LoadedContext = null) extends Component {
+  require(loaded == null || qs.size == 1, "constants loaded at run time: one prime at a time")
   private val L = mul.barrettLatency(w)
   /** Chains in flight along a row. */
   val D: Int = L + 2
@@ -40,7 +45,14 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
     val start = in Bool ()
     /** Limbs in sequence: the pass's limb, steady from `start` through the pass. */
     val limb = (S > 1) generate (in UInt (PrimeChoice.selBits(S) bits))
+    /** With `loaded`: a word a cycle into this stage's chain, between passes; `loadOut` its last cell. */
+    val load = (loaded != null) generate slave(Flow(Bits(loaded.cellBits bits)))
+    val loadOut = (loaded != null) generate (out Bits (loaded.cellBits bits))
   }
+  /** The loaded constants' chain (null: literals or each limb's tables). */
+  private val loadedChain: ConstChain = if (loaded != null) new ConstChain(loaded, null, io.load) else null
+  /** The loaded constants' forms, in chain order (empty unless loaded). */
+  def loadedForms: Seq[ConstForm] = if (loadedChain != null) loadedChain.forms else Nil
 
   private def gp(l: Int, x: BigInt): BigInt = {
     val g = if (inverse) psis(l).modInverse(qs(l)) else psis(l)
@@ -51,7 +63,8 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
   val g2s: Seq[BigInt] = qs.indices.map(l => gp(l, 2))
 
   // Two levels of the limb's copies (PrimeChoice), steady from the pass's start; the seeds wait `settle` cycles for them.
-  private val current = if (S > 1) PrimeChoice(qs, io.limb, 2) else PrimeChoice.one(qs.head)
+  private val current = if (S > 1) PrimeChoice(qs, io.limb, 2)
+    else if (loadedChain != null) PrimeChoice.loaded(qs.head, loadedChain) else PrimeChoice.one(qs.head)
   private val barrettConsts = qs.map(p => Precompute.barrett(w, p))
   // Picked here, not inside a `when`: with limbs in sequence a pick builds the select's register copies.
   private val g2 = current.pick(g2s, w)
@@ -157,4 +170,5 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
     settle := settle - 1
     when(settle === 1) { rhoFill := rho0; launch() }
   }
+  if (loadedChain != null) loadedChain.finish(io.loadOut)
 }

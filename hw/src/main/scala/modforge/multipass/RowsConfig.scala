@@ -39,7 +39,6 @@ case class RowsConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats: Int = 2, 
                       streamed: Boolean = false) {
   require(!loaded || sequence.isEmpty, "loaded constants take one prime at a time, not limbs in sequence")
   require(!streamed || lanes == 1, s"lanes = $lanes: the streamed column mode (_c1) runs the rows pass at P = 1")
-  require(!streamed || !loaded, "the streamed column mode (_c1) takes fixed primes, not constants loaded at run time (_d1)")
   require(sequence.isEmpty || prime == 0 || prime == sequence.head, "limbs in sequence give their primes in `sequence`")
   /** The reader's and writer's view: words of a whole beat (e slots), both operands. */
   val mover: MoverConfig = MoverConfig(n, n1, busBits, burstBeats, slotBits, lanes = 0, outstanding = outstanding, operands = 2, limb = limb)

@@ -62,7 +62,8 @@ class RowsPass(val c: RowsConfig) extends Component {
   if (c.qs.size > 1) engine.io.sel := io.limb
   if (c.loaded) engine.io.load << io.load
   /** The loaded constants' forms, in chain order (empty unless `loaded`). */
-  def loadedForms: Seq[ConstForm] = engine.loadedForms
+  def loadedForms: Seq[ConstForm] =
+    engine.loadedForms ++ (if (c.streamed) twiddles.twIn.loadedForms ++ twiddles.twOut.loadedForms else Nil)
   if (!c.streamed) {
     engine.io.in_valid := pairs.io.pairs.valid
     pairs.io.pairs.ready := engine.io.in_ready
@@ -77,8 +78,15 @@ class RowsPass(val c: RowsConfig) extends Component {
     * inverse after it. The engine then takes its beats from `twIn`'s FIFO (a register's valid, as the pair buffer's)
     * and gives its results to `twOut`. */
   class StreamedTwiddles extends Area {
-    val twIn = new RowTwiddleStage(c.n, c.n1, c.n2, c.w, c.mul, c.qs, c.psis, inverse = false, operands = 2)
-    val twOut = new RowTwiddleStage(c.n, c.n1, c.n2, c.w, c.mul, c.qs, c.psis, inverse = true, operands = 1)
+    val twIn = new RowTwiddleStage(c.n, c.n1, c.n2, c.w, c.mul, c.qs, c.psis, inverse = false, operands = 2, c.loadedContext)
+    val twOut = new RowTwiddleStage(c.n, c.n1, c.n2, c.w, c.mul, c.qs, c.psis, inverse = true, operands = 1, c.loadedContext)
+    // Loaded constants (_d1): the chain runs on from the engine's last cell through twIn's and twOut's.
+    if (c.loaded) {
+      twIn.io.load.valid := io.load.valid
+      twIn.io.load.payload := engine.io.load_out
+      twOut.io.load.valid := io.load.valid
+      twOut.io.load.payload := twIn.io.loadOut
+    }
     /** A pass starts (assigned below, once `busy` exists). */
     val start = Bool()
     val resultValid = Bool()

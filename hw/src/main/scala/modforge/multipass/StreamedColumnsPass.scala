@@ -26,6 +26,8 @@ import spinal.lib._
   * The bursts are the schedule's in stream mode (verif/polymul/multipass_schedule.py, `columns="stream"`); a
   * descriptor is one row of one operand. The NTT has no flow control of its own: its StreamControl stops it when a
   * beat FIFO is empty or a result has no room, and makes up bubbles to drain the last block.
+  *
+  * With `loaded` (`_d1`) the NTT's constants are loaded at run time, as in the corner-turn pass; `reseed` is unused.
   */
 class StreamedColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
   require(c.streamed)
@@ -41,9 +43,11 @@ class StreamedColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
   BlockPort.connect(io.mem, reader, writer)
   io.respError := reader.io.respError || writer.io.respError
 
-  val ntt = new StreamNttTop(c.shape, c.qs, c.r1s, c.inverse, null, O)
+  val ntt = new StreamNttTop(c.shape, c.qs, c.r1s, c.inverse, c.loadedContext, O)
   if (c.qs.size > 1) ntt.io.sel := io.limb
-  def loadedForms: Seq[ConstForm] = Nil
+  // Loaded constants (_d1): the NTT's alone; `reseed` has nothing to seed here (the middle twiddles are the rows pass's).
+  if (c.loaded) ntt.io.load << io.load
+  def loadedForms: Seq[ConstForm] = ntt.loadedForms
 
   // ---- Reader beats to the operands' FIFOs: rows alternate operands, BB beats a row ----
   val inFifos = Seq.fill(O)(StreamFifo(Vec(UInt(w bits), e), fifoBeats))
