@@ -1,7 +1,6 @@
 package modforge.multipass
 
-import modforge.modmul.Precompute
-import modforge.polymul.{ConstChain, ConstForm, ConstKind, PrimeChoice}
+import modforge.polymul.{ConstChain, ConstForm, PrimeChoice, VariableMul}
 import spinal.core._
 import spinal.lib._
 
@@ -77,15 +76,11 @@ class MiddleTwiddleStage(c: ColumnsConfig) extends Component {
   /** The loaded constants' forms, in chain order (empty unless loaded). */
   def loadedForms: Seq[ConstForm] = if (loadedChain != null) loadedChain.forms else Nil
 
-  private val barrettConsts = c.qs.map(p => Precompute.barrett(w, p))
-  /** a b mod q, both variable: the streaming engine's BarrettOpt, as LimbEngine's pointwise product; with limbs in
-    * sequence mod the prime `primes` chooses (steady while products are in flight). */
+  /** a b mod q, both variable: the streaming engine's BarrettOpt ([[modforge.polymul.VariableMul]]), as LimbEngine's
+    * pointwise product; with limbs in sequence mod the prime `primes` chooses (steady while products are in flight). */
   def barrett(a: UInt, b: UInt, valid: Bool, primes: PrimeChoice): (UInt, Bool) = {
-    val m = c.mul.barrett(w)
+    val m = VariableMul(c.mul, w, primes, a, b, valid)
     require(m.latency == L, s"BarrettOpt latency ${m.latency}, the configuration says $L")
-    m.in_valid := valid; m.in_a := a; m.in_b := b
-    m.in_m := primes.pick(barrettConsts.map(_._1), w, ConstKind.Barrett(0)); m.in_r := primes.pick(barrettConsts.map(_._2), w + 1, ConstKind.Barrett(1))
-    m.in_l := primes.pick(barrettConsts.map(x => BigInt(x._3)), m.in_l.getWidth, ConstKind.Barrett(2))
     (m.out_t, m.out_valid)
   }
   // The selects' copies (PrimeChoice): two levels for the pass's limb, steady from the pass's start; one for the

@@ -1,7 +1,6 @@
 package modforge.multipass
 
-import modforge.modmul.Precompute
-import modforge.polymul.{ConstChain, ConstForm, ConstKind, LoadedContext, PrimeChoice, StreamMul}
+import modforge.polymul.{ConstChain, ConstForm, LoadedContext, PrimeChoice, StreamMul, VariableMul}
 import spinal.core._
 import spinal.lib._
 
@@ -65,17 +64,13 @@ class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[
   // Two levels of the limb's copies (PrimeChoice), steady from the pass's start; the seeds wait `settle` cycles for them.
   private val current = if (S > 1) PrimeChoice(qs, io.limb, 2)
     else if (loadedChain != null) PrimeChoice.loaded(qs.head, loadedChain) else PrimeChoice.one(qs.head)
-  private val barrettConsts = qs.map(p => Precompute.barrett(w, p))
   // Picked here, not inside a `when`: with limbs in sequence a pick builds the select's register copies.
   private val g2 = current.pick(g2s, w)
   private val rho0 = current.pick(rho0s, w)
   /** a b mod q, both variable: the streaming engine's BarrettOpt, as [[MiddleTwiddleStage]]'s. */
   private def barrett(a: UInt, b: UInt, valid: Bool): (UInt, Bool) = {
-    val m = mul.barrett(w)
+    val m = VariableMul(mul, w, current, a, b, valid)
     require(m.latency == L, s"BarrettOpt latency ${m.latency}, expected $L")
-    m.in_valid := valid; m.in_a := a; m.in_b := b
-    m.in_m := current.pick(barrettConsts.map(_._1), w, ConstKind.Barrett(0)); m.in_r := current.pick(barrettConsts.map(_._2), w + 1, ConstKind.Barrett(1))
-    m.in_l := current.pick(barrettConsts.map(x => BigInt(x._3)), m.in_l.getWidth, ConstKind.Barrett(2))
     (m.out_t, m.out_valid)
   }
 

@@ -1,6 +1,5 @@
 package modforge.polymul
 
-import modforge.modmul.Precompute
 import modforge.ntt.NttConfig
 import spinal.core._
 import spinal.lib.{Flow, slave}
@@ -50,14 +49,7 @@ class LimbEngine(cfg: StreamConfig, limb: Int, free: ClockDomain, sequence: Seq[
 
   /** A B mod q, both operands variable: BarrettOpt (Algorithm 1) with its precomputation constants (each
     * prime's, chosen, with limbs in sequence). */
-  def pointwise(a: UInt, b: UInt): UInt = {
-    val m = cfg.mul.barrett(w)
-    val cs = primes.map(p => Precompute.barrett(w, p))
-    m.in_valid := True; m.in_a := a; m.in_b := b
-    m.in_m := choice.pick(cs.map(_._1), w, ConstKind.Barrett(0)); m.in_r := choice.pick(cs.map(_._2), w + 1, ConstKind.Barrett(1))
-    m.in_l := choice.pick(cs.map(c => BigInt(c._3)), m.in_l.getWidth, ConstKind.Barrett(2))
-    m.out_t
-  }
+  def pointwise(a: UInt, b: UInt): UInt = VariableMul(cfg.mul, w, choice, a, b, True).out_t
 
   /** The delay lines built, for the manifest. */
   def lines: Seq[LineUse] = pipes.lines.toSeq
