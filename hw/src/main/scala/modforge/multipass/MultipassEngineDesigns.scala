@@ -21,7 +21,7 @@ import java.io.{File, PrintWriter}
   */
 object MultipassEngineDesigns {
   val grammar = "mpoly_<n>_x<n1>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<prime>][_m<fast|paper>][_h<halves>][_c1 streamed columns][_t1 batch][_d1 loaded primes][_a1 AXI4-Lite]"
+    "[_q<prime>][_m<fast|paper>][_h<1|2>][_c1][_t1 batch][_d1 loaded primes][_a1 AXI4-Lite]"
 
   def name(c: MultipassEngineConfig): String =
     s"mpoly_${c.n}_x${c.n1}_b${c.busBits}_l${c.burstBeats}_s${c.slotBits}_p${c.P}_o${c.outstanding}_w${c.w}_q${c.q}" +

@@ -24,7 +24,7 @@ import java.io.{File, PrintWriter}
   */
 object MultipassLimbsDesigns {
   val grammar = "mpoly_<n>_x<n1>_k<limbs>[_b<bus bits>][_l<burst beats>][_s<slot bits>][_p<lanes>][_o<outstanding>][_w<w>]" +
-    "[_q<hash of PRIMES>][_m<fast|paper>][_h<halves>][_c1 streamed columns][_y<ports>][_t1][_r<rounds>]"
+    "[_q<hash of PRIMES>][_m<fast|paper>][_h<1|2>][_c1][_y<ports>][_t1][_r<rounds>]"
 
   /** A multi-limb name: an `mpoly_` name with a `_k` option. */
   def isLimbs(name: String): Boolean = name.startsWith("mpoly_") && """_k\d""".r.findFirstIn(name).isDefined
