@@ -81,7 +81,7 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
     * and FIFO ([[RowTwiddleStage]]). */
   def rowTwiddleCycles: Int = if (!streamed) 0 else {
     val l = mul.barrettLatency(w)
-    (l + 3) * (l + 2) + l + 3
+    (l + 3) * (l + 2) + l + 4
   }
   /** The manifest's promise: a product's cycles from start to done without pauses, the model's plus the fills. */
   def promisedCycles(limbs: Int = 1): Int = modelCycles(limbs).sum + fillCycles.sum
