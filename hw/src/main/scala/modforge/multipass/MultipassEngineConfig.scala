@@ -79,10 +79,7 @@ case class MultipassEngineConfig(n: Int, n1: Int, busBits: Int = 256, burstBeats
       2 * n1 * mover.be / columnsInverse.R + columnsInverse.shape.latency)
   /** Streamed (`_c1`): what a middle-twiddle stage adds to the rows pass's fill: row 0's seeds, then its BarrettOpt
     * and FIFO ([[RowTwiddleStage]]). */
-  def rowTwiddleCycles: Int = if (!streamed) 0 else {
-    val l = mul.barrettLatency(w)
-    (l + 3) * (l + 2) + l + 4
-  }
+  def rowTwiddleCycles: Int = if (!streamed) 0 else RowTwiddleStage.fillCycles(mul.barrettLatency(w))
   /** The manifest's promise: a product's cycles from start to done without pauses, the model's plus the fills. */
   def promisedCycles(limbs: Int = 1): Int = modelCycles(limbs).sum + fillCycles.sum
   /** Bytes one limb's product moves over the port: columns reads a, b and writes x, y (4n slots), rows reads x, y and

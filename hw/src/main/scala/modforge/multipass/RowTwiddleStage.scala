@@ -26,14 +26,24 @@ import spinal.lib._
   * run time ([[modforge.polymul.ConstChain]]) between passes, their forms powers of the context's psi; a pass's seeds
   * are computed from them at `start`, as always.
   */
+object RowTwiddleStage {
+  /** D, the chains along a row, for a BarrettOpt of `l` cycles: its latency, the twiddle register and a margin. */
+  def chains(l: Int): Int = l + 2
+  /** The seeds of a row: D + 1 products one after another, each with its operand register and the turn-around. */
+  def seedCycles(l: Int): Int = (chains(l) + 1) * (l + 2)
+  /** What a stage adds to the rows pass's fill: row 0's seeds after `start` (and the limb's settling), then a word's
+    * register, its BarrettOpt and the result FIFO. */
+  def fillCycles(l: Int): Int = seedCycles(l) + l + 4
+}
+
 class RowTwiddleStage(n: Int, n1: Int, n2: Int, w: Int, mul: StreamMul, qs: Seq[BigInt], psis: Seq[BigInt],
                       inverse: Boolean, operands: Int, loaded: LoadedContext = null) extends Component {
   require(loaded == null || qs.size == 1, "constants loaded at run time: one prime at a time")
   private val L = mul.barrettLatency(w)
   /** Chains in flight along a row. */
-  val D: Int = L + 2
+  val D: Int = RowTwiddleStage.chains(L)
   /** Cycles the seeds of a row take: D + 1 products, each with its operand register and the turn-around. */
-  val seedCycles: Int = (D + 1) * (L + 2)
+  val seedCycles: Int = RowTwiddleStage.seedCycles(L)
   require(seedCycles + D <= n2, s"rows of n2 = $n2 words are too short for the middle twiddles' seeds ($seedCycles cycles a row with " +
     s"the $L-cycle BarrettOpt): use a smaller n1 (longer rows)")
   private val S = qs.size

@@ -50,6 +50,9 @@ class StreamedColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
   if (c.loaded) ntt.io.load << io.load
   def loadedForms: Seq[ConstForm] = ntt.loadedForms
 
+  /** Operand `sel`'s element of `xs` (one per operand; a single operand needs no select). */
+  private def ofOperand[T <: Data](xs: Seq[T], sel: UInt): T = if (xs.size == 1) xs.head else Vec(xs)(sel)
+
   // ---- Reader beats to the operands' FIFOs: rows alternate operands, BB beats a row ----
   // The beat FIFOs are flip-flops read through copies of their pointer (FanoutFifo): a StreamFifo's one address
   // register into every bit was the first synthesis's critical path (7.55 ns at tt, icols' result FIFO, against 6.6 ns
@@ -62,7 +65,7 @@ class StreamedColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
     f.io.push.valid := reader.io.words.valid && (if (O == 1) True else inOp === o)
     f.io.push.payload := beatResidues
   }
-  reader.io.words.ready := (if (O == 1) inFifos.head.io.push.ready else Mux(inOp === 0, inFifos(0).io.push.ready, inFifos(1).io.push.ready))
+  reader.io.words.ready := ofOperand(inFifos.map(_.io.push.ready), inOp)
   when(reader.io.words.fire) {
     WrapCounter.step(inBeat, BB)
     if (O > 1) when(inBeat === BB - 1) { inOp := inOp + 1 }
@@ -95,8 +98,8 @@ class StreamedColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
   // ---- The operands' beats to the writer: rows alternate operands, BB beats a row ----
   val outBeat = Reg(UInt(WrapCounter.bits(BB) bits)) init (0)
   val outOp = Reg(UInt(1 bits)) init (0)
-  writer.io.words.valid := (if (O == 1) outFifos.head.io.pop.valid else Mux(outOp === 0, outFifos(0).io.pop.valid, outFifos(1).io.pop.valid))
-  writer.io.words.payload := (if (O == 1) outFifos.head.io.pop.payload else Mux(outOp === 0, outFifos(0).io.pop.payload, outFifos(1).io.pop.payload))
+  writer.io.words.valid := ofOperand(outFifos.map(_.io.pop.valid), outOp)
+  writer.io.words.payload := ofOperand(outFifos.map(_.io.pop.payload), outOp)
   for ((f, o) <- outFifos.zipWithIndex) f.io.pop.ready := writer.io.words.ready && (if (O == 1) True else outOp === o)
   when(writer.io.words.fire) {
     WrapCounter.step(outBeat, BB)
@@ -117,7 +120,7 @@ class StreamedColumnsPass(c: ColumnsConfig) extends ColumnsUnit(c) {
     private val row = if (c.n1 == 1) U(0, 1 bits) else if (reversed) rev(t.resize(rowBits)) else t.resize(rowBits)
     private val rowOffset = (row * U(m.rowStrideBytes, m.addressBits bits)).resize(m.addressBits)
     cmd.valid := pending
-    cmd.baseBytes := (if (regions.size == 1) base(regions.head) else Mux(operand === 0, base(regions(0)), base(regions(1)))) + rowOffset
+    cmd.baseBytes := ofOperand(regions.map(base), operand) + rowOffset
     cmd.rowStrideBytes := U(m.rowStrideBytes, m.addressBits bits)
     cmd.rows := U(1, m.rowsBits bits)
     cmd.rowBeats := U(BB, m.rowBeatsBits bits)

@@ -182,7 +182,8 @@ class StreamNttSimSpec extends AnyFunSuite {
         // A group of il transforms; the oracles apply to each transform of a group alone.
         def groups(k: Int, make: () => Seq[BigInt]) = Seq.fill(k)(interleave(Seq.fill(il)(make()), p))
         def each(gs: Seq[Seq[BigInt]], f: Seq[BigInt] => Seq[BigInt]) = gs.map(g => interleave(deinterleave(g, il, p).map(f), p))
-        val edgeGroups = edges.map(e => interleave(Seq.tabulate(il)(c => if (c == 0) e else edges((edges.indexOf(e) + c) % edges.size)), p))
+        // Group i: edge frame i, then the next edges round the list (I = 1: the edge frames themselves).
+        val edgeGroups = edges.indices.map(i => interleave(Seq.tabulate(il)(c => edges((i + c) % edges.size)), p))
 
         // Forward: the edge frames and random ones back to back, then with gaps and stalls.
         val xs1 = edgeGroups ++ groups(3, random)
