@@ -131,10 +131,15 @@ def test_loaded_design_rows(build):
     assert r["bytes_per_product"] == 5 * 300000
     assert r["kind"] == "batch, primes loaded at run time"
     assert r["hierarchical"].startswith("5 copies of the synthesized design, a port each, 1 limb each in sequence")
-    big = rows[223]                                      # 8 limbs through the 5 copies that fit: 2 rounds
-    assert big["copies"] == 5 and big["fits_25mm2"] and big["cycles_per_product"] == 9000
-    assert big["ratio_vs_tfhe_ntt"] == pytest.approx(132.0 / 90.0, rel=1e-3)
-    assert big["limit"] == "cycles at the clock (lanes)"
+    assert r["products_at_once"] == 1                    # whole products on each copy are no faster: 5 x 45 / 5 us
+    big = rows[223]   # 8 limbs, 5 copies: split, 2 rounds (90 us); whole products, 8 x 45 us over 5 at once (72 us)
+    assert big["copies"] == 5 and big["fits_25mm2"] and big["products_at_once"] == 5
+    assert big["cycles_per_product"] == 8 * 4500 and big["engine_us"] == pytest.approx(72.0)
+    assert big["bytes_per_product"] == 8 * 300000
+    assert big["ratio_vs_tfhe_ntt"] == pytest.approx(132.0 / 72.0, rel=1e-3)
+    assert big["limit"] == "cycles at the clock (lanes), 5 products at once in 25 mm2"
+    assert big["hierarchical"].startswith("5 products at once, each on a copy of the synthesized design, a port each, "
+                                          "its 8 limbs in sequence")
 
 
 def test_products_at_once(build, monkeypatch):
