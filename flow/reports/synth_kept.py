@@ -47,6 +47,13 @@ def generator_sha256() -> str:
     return h.hexdigest()
 
 
+def generator_newer_than(rtl) -> list:
+    """The generator's sources modified after `rtl` was written (relative paths, sorted): non-empty when the RTL may
+    be older than today's generator."""
+    t = rtl.stat().st_mtime
+    return sorted(str(p.relative_to(GENERATOR)) for p in GENERATOR.rglob("*.scala") if p.stat().st_mtime > t)
+
+
 def _git(*args):
     try:
         return subprocess.run(["git", *args], cwd=layout.ROOT, capture_output=True, text=True,
@@ -83,11 +90,16 @@ def keep(d: str) -> bool:
     if old and old.get("metrics") == r and old.get("manifest") == m:
         return False
     commit = _git("rev-parse", "HEAD")
-    dirty = bool(_git("status", "--porcelain", "--", str(GENERATOR.relative_to(layout.ROOT))))
+    dirty = bool(_git("status", "--porcelain", "--", str(GENERATOR)))
+    # The record names the generator that made the RTL. A synthesis can outlast a generator change (an hour's run
+    # started before a commit): where a source is newer than the RTL, which generator made it is not known, and the
+    # record says so (no hash: its rows then read "the generator changed since").
+    newer = generator_newer_than(layout.rtl(d))
     rec = {"design": d, "manifest": m, "metrics": r,
            "kept": {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                     "commit": commit, "generator_differs_from_commit": dirty,
-                    "generator_sha256": generator_sha256()}}
+                    "generator_sha256": None if newer else generator_sha256(),
+                    **({"generator_newer_than_rtl": newer} if newer else {})}}
     kept_dir().mkdir(parents=True, exist_ok=True)
     path(d).write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
     return True

@@ -109,6 +109,23 @@ def test_kept_synthesis_read_on_a_fresh_clone(build):
     assert not synth_kept.stale(d)
 
 
+def test_kept_synthesis_of_rtl_older_than_the_generator(build, tmp_path, monkeypatch):
+    """A synthesis that outlasted a generator change (a source newer than its RTL) is kept without a generator hash,
+    and its rows say the generator changed since."""
+    import os
+    gen = tmp_path / "gen"
+    gen.mkdir()
+    src = gen / "Engine.scala"
+    src.write_text("class Engine\n")
+    t = layout.rtl(D).stat().st_mtime
+    os.utime(src, (t + 60, t + 60))
+    monkeypatch.setattr(synth_kept, "GENERATOR", gen)
+    assert synth_kept.keep(D)
+    rec = synth_kept.kept(D)
+    assert rec["kept"]["generator_sha256"] is None and rec["kept"]["generator_newer_than_rtl"] == ["Engine.scala"]
+    assert synth_kept.note(rec).endswith("the generator changed since")
+
+
 def test_kept_synthesis_of_other_rtl_left_out(build):
     """build/ regenerated with other RTL: neither its own older synthesis nor the kept one is used, and the
     design is listed as stale."""
