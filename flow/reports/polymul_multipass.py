@@ -38,7 +38,10 @@ Table I set of the same n, one row:
 - **Per mm2:** products per second at 256 GB/s over the copies' area (the brief's per-area figure; no GPU figure
   is measured on our machines to set beside it).
 - **The limit:** area (over 25 mm2), bandwidth (bytes / B above cycles / f_clk), the engine's AXI port (its beats
-  above the passes' own cycles: a wider bus would help) or the engine's cycles at its clock.
+  above the passes' own cycles: a wider bus would help) or the engine's cycles at its clock. A set short of its goal
+  says by how much, and what the goal takes in the two measured levers: the copies (or groups of copies running
+  products at once) that would have to fit 25 mm2, so the area each may take against its measured area, or the tt
+  clock against the measured one and its worst path.
 
 It runs nothing: a set with no synthesized design of its n is listed as absent. Numbers come from the files named;
 none is estimated beyond the hierarchical count.
@@ -106,6 +109,18 @@ def measured_fields(area: float, f_mhz: float, cycles: int, engine_us: float, nb
     }
 
 
+def what_it_takes(short: float, units: int, unit_mm2: float, unit_name: str, r: dict) -> str:
+    """How far a set's miss is, in the two measured levers: the products per second scale with the units (copies, or
+    groups of copies, each running its own products) that fit 25 mm2 and with the clock. `short` = goal / ratio."""
+    need = math.ceil(units * short - 1e-9)
+    ends = r.get("critical_path_endpoints") or {}
+    start = ends.get("start") or ""
+    block = start.rsplit(".", 1)[0] if "." in start else start
+    return (f"it takes {short:.2f}x the products per second: {need} {unit_name} in 25 mm2 where {units} fit (each at most "
+            f"{AREA_BUDGET_MM2 / need:.2f} mm2, measured {unit_mm2:.2f}), or a tt clock of {r['critical_path_ns'] / short:.2f} ns "
+            f"(measured {r['critical_path_ns']:.2f} ns" + (f", its worst path in {block}" if block else "") + ")")
+
+
 def area_and_clock(r: dict):
     """(mm2, MHz) of a synthesis: its standard cells and macros, and its tt critical path."""
     return (r["design__instance__area"] + float(r.get("macro_area_um2") or 0.0)) / 1e6, 1000.0 / r["critical_path_ns"]
@@ -164,7 +179,8 @@ def loaded_rows(d: str, m: dict, sets: list, store, r: dict, kept_note: str) -> 
         if area > AREA_BUDGET_MM2:
             misses.append(f"area {area:.1f} mm2 is {area / AREA_BUDGET_MM2:.2f}x the budget")
         if ratio is not None and ratio < goal:
-            misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x")
+            misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x: "
+                          + what_it_takes(goal / ratio, copies, area_mm2, "copies", r))
         out.append({
             "n": n, "logq": logq, "design": d, "kind": "batch, primes loaded at run time", "limbs": L, "copies": copies,
             "hierarchical": (f"{copies} products at once, each on a copy of the synthesized design, a port each, its {L} limbs in "
@@ -223,7 +239,11 @@ def rows_of(d: str, m: dict, sets: list, store) -> list:
                 misses.append(f"with its limbs in sequence (estimated from this design's area; the _r<rounds> designs "
                               f"are rows of their own) {seq['copies']} copies fit 25 mm2, {seq['rounds']} rounds a "
                               f"product: {seq['ratio']:.2f}x")
-        if ratio is not None and ratio < goal:
+        if ratio is not None and ratio < goal and area <= AREA_BUDGET_MM2:
+            unit = "copies" if copies == 1 else f"groups of {copies} copies"
+            misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x: "
+                          + what_it_takes(goal / ratio, groups, copies * area_mm2, unit, r))
+        elif ratio is not None and ratio < goal:
             misses.append(f"{ratio:.2f}x is {goal / ratio:.2f}x short of {goal}x")
         total = copies * groups
         seq_words = (f"its limbs in sequence, {rounds} through each of its {m['engines']} engine"

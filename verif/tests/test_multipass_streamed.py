@@ -30,16 +30,19 @@ def test_streamed_engine(generated):
 
 
 BATCH = "mpoly_1024_x16_b256_l1_s32_p1_mpaper_c1_t1"
+# 32-bit limbs fill the 32-bit slots (the (4096, 62) design's width: two such primes make Q >= 2^62): a residue's top bit
+# is the slot's, the Shoup multipliers 33 bits.
+BATCH_W32 = "mpoly_1024_x16_b256_l1_s32_p1_w32_mpaper_c1_t1"
 
 
 @pytest.fixture(scope="session")
 def generated_batch():
     import test_multipass_batch
-    generate(test_multipass_batch.OUT, [BATCH, SEQUENCE])
+    generate(test_multipass_batch.OUT, [BATCH, SEQUENCE, BATCH_W32])
     return True
 
 
-@pytest.mark.parametrize("design", [BATCH, SEQUENCE])
+@pytest.mark.parametrize("design", [BATCH, SEQUENCE, BATCH_W32])
 def test_streamed_batch(generated_batch, design):
     """A batch of four products, the passes overlapped (each product's memory against the model's image in stream mode,
     the bursts per unit and product, the order of passes), then with every AXI channel paused in 30% of cycles and with

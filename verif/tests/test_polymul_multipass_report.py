@@ -155,6 +155,9 @@ def test_loaded_design_rows(build):
     assert big["bytes_per_product"] == 8 * 300000
     assert big["ratio_vs_tfhe_ntt"] == pytest.approx(132.0 / 72.0, rel=1e-3)
     assert big["limit"] == "cycles at the clock (lanes), 5 products at once in 25 mm2"
+    # 132 / 72 = 1.83x, 1.64x short of 3x: 9 copies would have to fit (2.78 mm2 each), or a 6.10 ns clock
+    assert big["misses"] == ("1.83x is 1.64x short of 3.0x: it takes 1.64x the products per second: 9 copies in 25 mm2 "
+                             "where 5 fit (each at most 2.78 mm2, measured 5.00), or a tt clock of 6.11 ns (measured 10.00 ns)")
     assert big["hierarchical"].startswith("5 products at once, each on a copy of the synthesized design, a port each, "
                                           "its 8 limbs in sequence")
 
